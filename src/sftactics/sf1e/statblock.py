@@ -1,0 +1,318 @@
+"""Stat blocks: what a creature *is* (the same for the whole fight). Live values are in ``state.py``.
+
+One schema serves player characters and NPCs. Where a stat block prints a total (NPC attack bonuses, saves,
+EAC/KAC, initiative), the total is the base term of the derived number and conditions add to it. Where it gives
+parts (a PC's BAB, base saves, armor and ability modifiers), the engine builds the total from them.
+
+The YAML form people write by hand is this schema (see ``docs/statblocks.md``); unknown keys are errors.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from sftactics.core.errors import DiceError
+from sftactics.dice.expr import DAMAGE_TYPES, ENERGY, KINETIC, DiceExpr, damage_type, parse
+
+Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
+ABILITIES: tuple[Ability, ...] = ("str", "dex", "con", "int", "wis", "cha")
+SaveName = Literal["fort", "ref", "will"]
+SAVE_ABILITY: dict[str, Ability] = {"fort": "con", "ref": "dex", "will": "wis"}
+
+Size = Literal["fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal"]
+
+WeaponCategory = Literal[
+    "basic_melee",
+    "advanced_melee",
+    "small_arm",
+    "longarm",
+    "heavy",
+    "sniper",
+    "grenade",
+    "special",
+    "solarian",
+    "natural",
+    "unarmed",
+]
+MELEE_CATEGORIES = frozenset({"basic_melee", "advanced_melee", "solarian", "natural", "unarmed"})
+
+ArmorCategory = Literal["light", "heavy", "powered"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def score_to_mod(score: int) -> int:
+    """Ability modifier from a score (X-01, external to the seeds): floor((score - 10) / 2)."""
+    return (score - 10) // 2
+
+
+class Saves(_Model):
+    fort: int = 0
+    ref: int = 0
+    will: int = 0
+
+    def get(self, name: str) -> int:
+        return int(getattr(self, name))
+
+
+class Area(_Model):
+    """An area a weapon or ability fills (explode, burst...). Geometry comes with the grid."""
+
+    shape: Literal["burst", "cone", "line", "emanation", "spread", "cylinder", "sphere"] = "burst"
+    size_ft: int
+    save: Literal["fort", "ref", "will"] | None = "ref"
+    on_save: Literal["half", "negates", "partial", "none"] = "half"
+    dc: int | None = None
+
+
+class Weapon(_Model):
+    """A weapon or natural attack.
+
+    ``damage`` is a dice expression with damage types ("1d6 F", "2d6+4 P", "1d8 A & P"). For NPCs it is the
+    printed damage (bonuses included); set ``attack_bonus`` to the printed attack total. For characters leave
+    ``attack_bonus`` out: it is built from BAB, the ability modifier and proficiency, and Strength or
+    specialization are added to damage as the rules say.
+    """
+
+    name: str
+    category: WeaponCategory = "small_arm"
+    melee: bool | None = None
+    damage: str
+    targets: Literal["eac", "kac"] | None = None
+    attack_bonus: int | None = None
+    ability: Ability | None = None
+    range_ft: int = 0
+    max_increments: int | None = None
+    thrown: bool = False
+    reach: bool = False
+    reach_ft: int | None = None
+    unwieldy: bool = False
+    operative: bool = False
+    nonlethal: bool = False
+    two_handed: bool = False
+    critical: str = ""
+    critical_dc: int | None = None
+    item_level: int = 0
+    capacity: int | None = None
+    usage: int = 1
+    area: Area | None = None
+    magic: bool = False
+    materials: frozenset[str] = frozenset()
+    alignment: frozenset[str] = frozenset()
+    broken: bool = False
+    proficient: bool | None = None
+    multiattack: bool = False
+
+    @field_validator("damage")
+    @classmethod
+    def _damage_parses(cls, v: str) -> str:
+        try:
+            parse(v)
+        except DiceError as e:
+            raise ValueError(str(e)) from None
+        return v
+
+    @property
+    def damage_expr(self) -> DiceExpr:
+        return parse(self.damage)
+
+    @property
+    def is_melee(self) -> bool:
+        if self.melee is not None:
+            return self.melee
+        return self.category in MELEE_CATEGORIES
+
+    @property
+    def is_grenade(self) -> bool:
+        return self.category == "grenade"
+
+    @property
+    def damage_types(self) -> frozenset[str]:
+        return self.damage_expr.types
+
+    @property
+    def max_range_ft(self) -> int:
+        """Maximum range: 10 increments, 5 for thrown weapons, unless the weapon says otherwise (ATK-11)."""
+        if self.is_melee and not self.thrown:
+            return 0
+        n = self.max_increments or (5 if self.thrown or self.is_grenade else 10)
+        return self.range_ft * n
+
+
+class Armor(_Model):
+    name: str
+    category: ArmorCategory = "light"
+    eac: int = 0
+    kac: int = 0
+    max_dex: int | None = None
+    check_penalty: int = 0
+    speed_adjust: int = 0
+    broken: bool = False
+    proficient: bool | None = None
+    fly_speed: int = 0
+
+
+class DamageReduction(_Model):
+    """DR ``value``/``bypass`` (SPA-07). ``bypass``: "—" (nothing bypasses), a quality ("magic",
+    "adamantine", "good"), "a || b" / "a or b" (either) or "a && b" / "a and b" (both)."""
+
+    value: int = Field(ge=0)
+    bypass: str = "—"
+
+
+class Proficiencies(_Model):
+    """Weapon categories and armor categories a creature is proficient with. NPCs are proficient with what
+    they carry (their printed numbers already say so)."""
+
+    weapons: frozenset[str] = frozenset()
+    armor: frozenset[str] = frozenset()
+
+
+class ModifierSpec(_Model):
+    """An always-on modifier from a feat, trait or item: ``selector`` picks the number it changes (see
+    ``sftactics.sf1e.modifiers``), ``when`` limits it to situations (tags)."""
+
+    selector: str
+    value: int
+    type: Literal[
+        "untyped", "armor", "circumstance", "divine", "enhancement", "insight", "luck", "morale", "racial"
+    ] = "untyped"
+    label: str
+    when: frozenset[str] = frozenset()
+
+
+class StatBlock(_Model):
+    name: str
+    kind: Literal["pc", "npc"] = "npc"
+    level: int | None = Field(None, ge=1, description="character level (PCs) or level for DCs")
+    cr: str | None = Field(None, description='challenge rating, e.g. "2" or "1/3"')
+    size: Size = "medium"
+    space_ft: float = 5
+    reach_ft: int = 5
+    creature_type: str = ""
+    abilities: dict[Ability, int | None] = Field(default_factory=dict, description="ability modifiers")
+    scores: dict[Ability, int] = Field(default_factory=dict, description="ability scores (optional)")
+    key_ability: Ability | None = None
+    bab: int = 0
+    base_saves: Saves | None = None
+    saves: Saves | None = None
+    eac: int | None = None
+    kac: int | None = None
+    armor: Armor | None = None
+    hp: int = Field(ge=1)
+    sp: int = Field(0, ge=0)
+    rp: int = Field(0, ge=0)
+    initiative: int | None = None
+    initiative_bonus: int = 0
+    speed: dict[str, int] = Field(default_factory=lambda: {"land": 30})
+    fly_maneuverability: Literal["clumsy", "poor", "average", "good", "perfect"] = "average"
+    weapons: tuple[Weapon, ...] = ()
+    proficiencies: Proficiencies | None = None
+    weapon_specialization: bool = False
+    dr: tuple[DamageReduction, ...] = ()
+    resistances: dict[str, int] = Field(default_factory=dict)
+    immunities: frozenset[str] = frozenset()
+    vulnerabilities: frozenset[str] = frozenset()
+    sr: int = 0
+    incorporeal: bool = False
+    skills: dict[str, int] = Field(default_factory=dict, description="printed skill totals")
+    modifiers: tuple[ModifierSpec, ...] = ()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> StatBlock:
+        if self.kind == "pc":
+            if self.level is None:
+                raise ValueError("a player character (kind: pc) needs a level")
+        elif self.cr is None and self.level is None:
+            raise ValueError("an NPC needs a cr (or a level)")
+        if self.cr is not None:
+            try:
+                Fraction(self.cr)
+            except (ValueError, ZeroDivisionError):
+                raise ValueError(f'cr must be a number or a fraction like "1/3", not {self.cr!r}') from None
+        if self.armor is None and (self.eac is None or self.kac is None):
+            raise ValueError("give eac and kac (printed), or armor")
+        if self.saves is None and self.base_saves is None:
+            raise ValueError("give saves (printed totals) or base_saves")
+        for k in self.resistances:
+            if damage_type(k) not in ENERGY:
+                raise ValueError(f"resistances: {k!r} is not an energy type ({', '.join(sorted(ENERGY))})")
+        for name, mod in self.abilities.items():
+            if name in self.scores and mod is not None and mod != score_to_mod(self.scores[name]):
+                raise ValueError(f"abilities.{name}: modifier {mod} does not match score {self.scores[name]}")
+        return self
+
+    # ----- plain facts derived from the stat block -----
+    @property
+    def cr_value(self) -> Fraction:
+        if self.cr is not None:
+            return Fraction(self.cr)
+        return Fraction(self.level or 0)
+
+    @property
+    def effective_level(self) -> int:
+        """Character level, or CR (at least 1) for creatures: the number level-based rules use."""
+        if self.level is not None:
+            return self.level
+        return max(1, int(self.cr_value))
+
+    def base_mod(self, ability: Ability) -> int | None:
+        """Undamaged ability modifier; None when the creature has no such score (e.g. mindless: no Int)."""
+        if ability in self.scores:
+            return score_to_mod(self.scores[ability])
+        if ability in self.abilities:
+            return self.abilities[ability]
+        return 0
+
+    def base_score(self, ability: Ability) -> int | None:
+        """Ability score; when only a modifier is printed the score is taken as 10 + 2 x modifier."""
+        if ability in self.scores:
+            return self.scores[ability]
+        mod = self.base_mod(ability)
+        return None if mod is None else 10 + 2 * mod
+
+    def weapon(self, name: str) -> Weapon:
+        for w in self.weapons:
+            if w.name.lower() == name.lower():
+                return w
+        for w in self.weapons:
+            if name.lower() in w.name.lower():
+                return w
+        names = ", ".join(w.name for w in self.weapons) or "none"
+        from sftactics.core.errors import SftError
+
+        raise SftError(f"{self.name} has no weapon named {name!r} (has: {names})")
+
+    @property
+    def uses_pc_dying_rules(self) -> bool:
+        return self.kind == "pc"
+
+
+def known_damage_type(word: str) -> bool:
+    try:
+        return damage_type(word) in DAMAGE_TYPES
+    except DiceError:
+        return False
+
+
+__all__ = [
+    "ABILITIES",
+    "ENERGY",
+    "KINETIC",
+    "SAVE_ABILITY",
+    "Ability",
+    "Area",
+    "Armor",
+    "DamageReduction",
+    "ModifierSpec",
+    "Proficiencies",
+    "Saves",
+    "StatBlock",
+    "Weapon",
+    "score_to_mod",
+]
