@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sftactics.sf1e.state import ConditionInstance, Creature
 from sftactics.sf1e.statblock import StatBlock
+from sftactics.sf1e.state import ConditionInstance, Creature
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

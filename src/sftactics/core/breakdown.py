@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class BonusType(StrEnum):
@@ -120,47 +121,47 @@ def stack(
     terms: Iterable[Term], *, tags: frozenset[str] = frozenset(), morale_ok: bool = True
 ) -> tuple[list[Term], list[Suppressed]]:
     """Apply the stacking rules (module docstring) to ``terms``; returns (applied, suppressed)."""
-    applied: list[Term] = []
+    kept: list[int] = []
     suppressed: list[Suppressed] = []
-    best_typed: dict[BonusType, Term] = {}
-    best_circ: dict[str, Term] = {}
-    worst_pen: dict[str, Term] = {}
-    for t in terms:
+    best_typed: dict[BonusType, int] = {}
+    best_circ: dict[str, int] = {}
+    worst_pen: dict[str, int] = {}
+    items = list(terms)
+
+    def compete(table: dict[Any, int], key: Any, i: int, better: bool, reason: str) -> None:
+        prev = table.get(key)
+        if prev is None:
+            table[key] = i
+        elif better:
+            suppressed.append(Suppressed(items[prev], reason))
+            table[key] = i
+        else:
+            suppressed.append(Suppressed(items[i], reason))
+
+    for i, t in enumerate(items):
         if t.when and not t.when <= tags:
             suppressed.append(Suppressed(t, "does not apply here"))
+        elif t.value == 0 and t.type is not BonusType.BASE:
             continue
-        if t.value == 0 and t.type is not BonusType.BASE:
-            continue
-        if t.type is BonusType.BASE or (t.type is BonusType.UNTYPED and t.value > 0):
-            applied.append(t)
+        elif t.type is BonusType.BASE or (t.type is BonusType.UNTYPED and t.value > 0):
+            kept.append(i)
         elif t.value < 0:
             prev = worst_pen.get(t.key)
-            if prev is None or t.value < prev.value:
-                if prev is not None:
-                    suppressed.append(Suppressed(prev, f"same penalty as {t.label} (BON-12)"))
-                worst_pen[t.key] = t
-            else:
-                suppressed.append(Suppressed(t, f"same penalty as {prev.label} (BON-12)"))
+            same = items[prev].label if prev is not None else ""
+            worse = prev is not None and t.value < items[prev].value
+            compete(worst_pen, t.key, i, worse, f"same penalty as {same if not worse else t.label} (BON-12)")
         elif t.type is BonusType.MORALE and not morale_ok:
             suppressed.append(Suppressed(t, "no Intelligence: no morale bonuses (BON-10)"))
         elif t.type is BonusType.CIRCUMSTANCE:
             prev = best_circ.get(t.key)
-            if prev is None or t.value > prev.value:
-                if prev is not None:
-                    suppressed.append(Suppressed(prev, "same source circumstance bonus (BON-05)"))
-                best_circ[t.key] = t
-            else:
-                suppressed.append(Suppressed(t, "same source circumstance bonus (BON-05)"))
+            higher = prev is not None and t.value > items[prev].value
+            compete(best_circ, t.key, i, higher, "same source circumstance bonus (BON-05)")
         else:
-            prev_t = best_typed.get(t.type)
-            if prev_t is None or t.value > prev_t.value:
-                if prev_t is not None:
-                    suppressed.append(Suppressed(prev_t, f"{t.type} bonuses do not stack (BON-01)"))
-                best_typed[t.type] = t
-            else:
-                suppressed.append(Suppressed(t, f"{t.type} bonuses do not stack (BON-01)"))
-    applied += list(best_typed.values()) + list(best_circ.values()) + list(worst_pen.values())
-    return applied, suppressed
+            prev = best_typed.get(t.type)
+            higher = prev is not None and t.value > items[prev].value
+            compete(best_typed, t.type, i, higher, f"{t.type} bonuses do not stack (BON-01)")
+    chosen = set(kept) | set(best_typed.values()) | set(best_circ.values()) | set(worst_pen.values())
+    return [t for i, t in enumerate(items) if i in chosen], suppressed
 
 
 def explain(

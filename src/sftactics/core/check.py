@@ -86,7 +86,11 @@ def roll_d20(dice: DiceSource, purpose: str, mode: RollMode = NORMAL) -> tuple[i
     if mode.better or mode.worse:
         a, b = dice.d20(purpose), dice.d20(purpose)
         kept = max(a, b) if mode.better else min(a, b)
-        return kept, (a, b), "rolled twice, took the " + ("better (GEN-06)" if mode.better else "worse (GEN-06)")
+        return (
+            kept,
+            (a, b),
+            "rolled twice, took the " + ("better (GEN-06)" if mode.better else "worse (GEN-06)"),
+        )
     r = dice.d20(purpose)
     if mode.reroll is not None and mode.reroll(r):
         r2 = dice.d20(purpose + " (reroll)")

@@ -133,6 +133,12 @@ class DiceExpr:
         term = DiceTerm(abs(value), 0, 1 if value > 0 else -1)
         return DiceExpr((Part((*first.terms, term), first.types), *self.parts[1:]))
 
+    def split_flat(self) -> tuple[DiceExpr, int]:
+        """(the dice alone, the sum of the flat numbers): used where a flat bonus is handled on its own."""
+        parts = tuple(Part(tuple(t for t in p.terms if not t.is_flat), p.types) for p in self.parts)
+        flat = sum(t.sign * t.count for t in self.terms if t.is_flat)
+        return DiceExpr(tuple(p for p in parts if p.terms)), flat
+
     def typed(self, types: frozenset[str]) -> DiceExpr:
         """This expression with every untyped part given ``types``."""
         return DiceExpr(tuple(p if p.types else Part(p.terms, types) for p in self.parts))
@@ -186,6 +192,8 @@ def parse(text: str) -> DiceExpr:
             sign = 1 if m.group("op") == "+" else -1
             expect_term = True
         elif m.group("word") is not None:
+            if m.group("word").lower().rstrip(".") not in _ALIASES and m.group("word").lower() not in DAMAGE_TYPES:
+                raise DiceError(f"cannot read dice expression {text!r} at {m.group('word')!r} (not a damage type)")
             if expect_term or not pending:
                 raise DiceError(f"damage type {m.group('word')!r} must follow a term in {text!r}")
             labels.append(damage_type(m.group("word")))

@@ -64,10 +64,15 @@ class Sf1eOptions(BaseModel):
         description="ABL-10: when the -5 HP of new negative levels takes current HP to 0, treat it as "
         "reaching 0 HP (dying) or only as unconscious and stable.",
     )
+    ability_pool_loss: Literal["lose", "clamp"] = Field(
+        "lose",
+        description="ABL-04 / ABL-05: when Constitution or key-ability damage lowers maximum SP or RP, the "
+        "current value drops by the same amount ('lose': 4th level, 5 Con damage = 8 SP lost, EX-04), or is only "
+        "trimmed to the new maximum ('clamp').",
+    )
     negative_level_save_removes: Literal["all_from_source", "one"] = Field(
         "all_from_source",
-        description="ABL-12: a successful daily save removes every temporary negative level of that source, "
-        "or one.",
+        description="ABL-12: a successful daily save removes every temporary negative level of that source, or one.",
     )
     fatigued_thrown_damage: bool = Field(
         True,
@@ -89,8 +94,7 @@ class Sf1eOptions(BaseModel):
     )
     vulnerability_multiplier: float = Field(
         1.5,
-        description="XREF (Alien Archive): a creature vulnerable to a damage type takes half again as much "
-        "of it.",
+        description="XREF (Alien Archive): a creature vulnerable to a damage type takes half again as much of it.",
     )
     weapon_specialization: bool = Field(
         True,

@@ -198,6 +198,7 @@ class StatBlock(_Model):
     abilities: dict[Ability, int | None] = Field(default_factory=dict, description="ability modifiers")
     scores: dict[Ability, int] = Field(default_factory=dict, description="ability scores (optional)")
     key_ability: Ability | None = None
+    classes: dict[str, int] = Field(default_factory=dict, description="class levels, e.g. {soldier: 5}")
     bab: int = 0
     base_saves: Saves | None = None
     saves: Saves | None = None
@@ -222,6 +223,27 @@ class StatBlock(_Model):
     incorporeal: bool = False
     skills: dict[str, int] = Field(default_factory=dict, description="printed skill totals")
     modifiers: tuple[ModifierSpec, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_classes(cls, data: object) -> object:
+        """Fill BAB, base saves and level from ``classes`` when they are not given (BON-04)."""
+        if isinstance(data, dict) and data.get("classes"):
+            from sftactics.core.errors import SftError
+            from sftactics.sf1e.progression import base_bonuses
+
+            classes = data["classes"]
+            if not isinstance(classes, dict):
+                raise ValueError("classes must map class names to levels")
+            try:
+                bab, saves = base_bonuses({str(k): int(v) for k, v in classes.items()})
+            except (SftError, TypeError, ValueError) as e:
+                raise ValueError(str(e)) from None
+            data = dict(data)
+            for key, value in (("bab", bab), ("base_saves", saves), ("level", sum(classes.values()))):
+                if data.get(key) is None:
+                    data[key] = value
+        return data
 
     @model_validator(mode="after")
     def _consistent(self) -> StatBlock:

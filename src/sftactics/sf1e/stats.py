@@ -12,8 +12,8 @@ from sftactics.core.breakdown import BonusType, Breakdown, Term, explain
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.modifiers import ActionLimits, terms_from_mods
 from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
-from sftactics.sf1e.state import Creature
 from sftactics.sf1e.statblock import SAVE_ABILITY, Ability, Weapon, score_to_mod
+from sftactics.sf1e.state import Creature
 
 B = BonusType.BASE
 NAMES = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",

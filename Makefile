@@ -1,0 +1,38 @@
+# sftactics - the two commands that work on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed-stamp
+SFT     = $(VENV)/bin/sftactics
+
+.PHONY: setup test lint format demo clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,dev]"
+	@touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests
+	$(VENV)/bin/ruff format --check src tests
+	$(VENV)/bin/mypy
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix src tests
+	$(VENV)/bin/ruff format src tests
+
+demo: $(STAMP)
+	$(SFT) attack examples/statblocks/vesk-soldier.yaml examples/statblocks/ksarik.yaml --weapon "tactical doshko" --dice 20,6,8,3
+	@echo
+	$(SFT) duel examples/statblocks/vesk-soldier.yaml examples/statblocks/ksarik.yaml --seed 7
+	@echo
+	$(SFT) odds "1d20+9" --ac 18 --damage "1d6+5"
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,172 @@
+"""The ``sftactics`` command line. A thin shell over the headless core: it reads files, builds dice sources,
+calls rules and prints their explained results. User mistakes print a message, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sftactics.core.errors import SftError
+from sftactics.dice import parse, roll
+from sftactics.dice.distribution import attack_odds, damage_die
+from sftactics.dice.source import DiceSource, ScriptedDice, SeededDice
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Starfinder tactical combat by the book: explained numbers, deterministic dice.",
+    pretty_exceptions_show_locals=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _dice(seed: int | None, scripted: str | None) -> DiceSource:
+    if seed is not None and scripted:
+        raise SftError("give --seed or --dice, not both")
+    if scripted:
+        try:
+            values = [int(x) for x in re.split(r"[,\s]+", scripted.strip()) if x]
+        except ValueError:
+            raise SftError(f"--dice expects whole numbers separated by commas, got {scripted!r}") from None
+        return ScriptedDice(values)
+    return SeededDice(0 if seed is None else seed)
+
+
+def _fraction(p: object) -> str:
+    from fractions import Fraction
+
+    assert isinstance(p, Fraction)
+    return f"{float(p) * 100:.2f}% ({p.numerator}/{p.denominator})" if p else "0%"
+
+
+@app.command("roll")
+def roll_cmd(
+    expression: Annotated[str, typer.Argument(help='a dice expression, e.g. "2d6+4" or "3d6 B + 1d6 fire"')],
+    seed: Annotated[int | None, typer.Option(help="seed for reproducible rolls (default 0)")] = None,
+    dice: Annotated[str | None, typer.Option(help="scripted die results, e.g. 5,3")] = None,
+    times: Annotated[int, typer.Option(min=1, max=1000, help="how many times to roll")] = 1,
+) -> None:
+    """Roll a dice expression and show every die."""
+    expr = parse(expression)
+    src = _dice(seed, dice)
+    for _ in range(times):
+        out.print(roll(expr, src, "roll").describe())
+
+
+@app.command("odds")
+def odds_cmd(
+    attack: Annotated[str, typer.Argument(help='the attack roll, e.g. "1d20+9"')],
+    ac: Annotated[int, typer.Option(help="the target's AC (EAC or KAC)")],
+    damage: Annotated[str | None, typer.Option(help='damage expression, e.g. "1d6+4"')] = None,
+    crit_immune: Annotated[bool, typer.Option(help="the target is immune to critical hits")] = False,
+    table: Annotated[bool, typer.Option(help="print the full damage distribution")] = False,
+) -> None:
+    """Exact chance to hit and to score a critical hit, and the expected damage."""
+    expr = parse(attack)
+    dice_terms = [t for t in expr.terms if not t.is_flat]
+    if len(dice_terms) != 1 or dice_terms[0].sides != 20 or dice_terms[0].count != 1 or dice_terms[0].sign < 0:
+        raise SftError(f"the attack roll must be one d20 plus a bonus, like 1d20+9 (got {attack!r})")
+    bonus = sum(t.sign * t.count for t in expr.terms if t.is_flat)
+    dmg = parse(damage) if damage else None
+    if dmg is not None:
+        # the flat part is the damage bonus: a critical hit adds it twice, minimum damage applies to it
+        dmg_dice, flat = dmg.split_flat()
+        o = attack_odds(bonus, ac, dmg_dice, flat, crit_immune)
+    else:
+        o = attack_odds(bonus, ac, None, 0, crit_immune)
+    t = Table(title=f"{attack} against AC {ac}", show_header=False)
+    t.add_row("hit (natural 20 always hits, 1 always misses)", _fraction(o.hit))
+    t.add_row("critical hit (natural 20 and total meets AC)", _fraction(o.critical))
+    if dmg is not None:
+        t.add_row("expected damage per attack", f"{float(o.expected_damage):.3f}")
+        t.add_row("expected damage when it hits", f"{float(o.expected_on_hit):.3f}")
+        normal = damage_die(dmg_dice, flat)
+        lo, hi, mean = normal.min_outcome(), normal.max_outcome(), float(normal.mean())
+        t.add_row("damage on a normal hit", f"{lo}-{hi}, mean {mean:.2f}")
+    out.print(t)
+    if table and dmg is not None:
+        dt = Table("damage", "probability")
+        for value, p in o.table():
+            dt.add_row(str(value), f"{float(p) * 100:.3f}%")
+        out.print(dt)
+
+
+@app.command("attack")
+def attack_cmd(
+    attacker: Annotated[Path, typer.Argument(help="attacker's stat block (YAML)")],
+    defender: Annotated[Path, typer.Argument(help="defender's stat block (YAML)")],
+    weapon: Annotated[str, typer.Option(help="weapon name (or a unique part of it)")],
+    seed: Annotated[int | None, typer.Option(help="seed for reproducible dice")] = None,
+    dice: Annotated[str | None, typer.Option(help="scripted die results in order, e.g. 20,5,3")] = None,
+    nonlethal: Annotated[bool, typer.Option(help="deal nonlethal damage")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Resolve one attack between two stat blocks and explain every number."""
+    from sftactics.io.statblocks import load_statblock
+    from sftactics.sf1e.attack import Situation, resolve_attack
+    from sftactics.sf1e.state import Creature
+
+    a = Creature.fresh(load_statblock(attacker))
+    d = Creature.fresh(load_statblock(defender))
+    if a.id == d.id:
+        d = d.model_copy(update={"id": d.id + " (2)"})
+    src = _dice(seed, dice)
+    result = resolve_attack(a, d, weapon, src, Situation(nonlethal=nonlethal))
+    if as_json:
+        data = result.to_dict()
+        data["dice"] = [r.to_dict() for r in src.history]
+        out.print_json(json.dumps(data))
+        return
+    for line in result.lines():
+        out.print(line)
+
+
+@app.command("duel")
+def duel_cmd(
+    first: Annotated[Path, typer.Argument(help="first combatant's stat block")],
+    second: Annotated[Path, typer.Argument(help="second combatant's stat block")],
+    seed: Annotated[int, typer.Option(help="seed for reproducible dice")] = 1,
+    rounds: Annotated[int, typer.Option(min=1, max=100, help="stop after this many rounds")] = 20,
+) -> None:
+    """Two stat blocks trade attacks (first weapon each) until one is out of the fight."""
+    from sftactics.io.statblocks import load_statblock
+    from sftactics.sf1e.duel import run_duel
+
+    a = load_statblock(first)
+    b = load_statblock(second)
+    for line in run_duel(a, b, SeededDice(seed), rounds=rounds).lines:
+        out.print(line)
+
+
+@app.command("schema")
+def schema_cmd(
+    what: Annotated[str, typer.Argument(help="statblock (JSON Schema) or options (Markdown table)")],
+) -> None:
+    """Print a reference document generated from the code."""
+    from sftactics.io.reference import options_markdown, statblock_schema
+
+    docs = {"statblock": statblock_schema, "options": options_markdown}
+    if what not in docs:
+        raise SftError(f"schema: expected one of {', '.join(docs)}, got {what!r}")
+    sys.stdout.write(docs[what]())
+
+
+def main() -> None:
+    """Entry point: run the app, printing user errors (``SftError``) without a traceback."""
+    try:
+        app(prog_name="sftactics")
+    except SftError as e:
+        err.print(f"[red]error:[/red] {e}", markup=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

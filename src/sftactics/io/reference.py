@@ -1,0 +1,35 @@
+"""Generated reference documents: the stat-block JSON Schema and the ruleset options table.
+
+Tests compare the files in ``docs/`` with these functions, so the docs cannot drift from the code; regenerate
+them with ``sftactics schema statblock > docs/statblock.schema.json`` and
+``sftactics schema options > docs/options.md``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sftactics.sf1e.options import Sf1eOptions
+from sftactics.sf1e.statblock import StatBlock
+
+
+def statblock_schema() -> str:
+    return json.dumps(StatBlock.model_json_schema(), indent=2, sort_keys=True) + "\n"
+
+
+def options_markdown() -> str:
+    lines = [
+        "# Ruleset options (1st edition)",
+        "",
+        "Where the rules are ambiguous, conflict between sources, or leave a call to the GM, the engine follows a",
+        "named option. The defaults are the rules inventory's suggested defaults (§22) unless noted. Set options",
+        "per encounter (scenario files) or in code with `Sf1eOptions(name=value)`.",
+        "",
+        "| option | default | what it decides |",
+        "|---|---|---|",
+    ]
+    for name, field in Sf1eOptions.model_fields.items():
+        default = json.dumps(field.default)
+        desc = (field.description or "").replace("|", "\\|")
+        lines.append(f"| `{name}` | `{default}` | {desc} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,92 @@
+"""The command line, run in-process. Errors must be messages with exit code 2, never tracebacks."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sftactics.cli import app
+
+ROOT = Path(__file__).parent.parent.parent
+SOLDIER = str(ROOT / "examples" / "statblocks" / "vesk-soldier.yaml")
+KSARIK = str(ROOT / "examples" / "statblocks" / "ksarik.yaml")
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    r = runner.invoke(app, list(args))
+    return r.exit_code, r.output
+
+
+def run_main(*args: str) -> subprocess.CompletedProcess[str]:
+    """Through the real entry point, so error handling is exercised as users see it."""
+    code = "from sftactics.cli import main; main()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_roll_is_reproducible_by_seed() -> None:
+    a = run("roll", "3d6 B + 1d6 fire", "--seed", "4")
+    b = run("roll", "3d6 B + 1d6 fire", "--seed", "4")
+    assert a == b and a[0] == 0
+    assert "bludgeoning" in a[1] and "fire" in a[1]
+
+
+def test_roll_with_scripted_dice() -> None:
+    code, text = run("roll", "2d6+4", "--dice", "3,5")
+    assert code == 0 and text.strip() == "2d6[3,5] +4 = 12"
+
+
+@pytest.mark.rule("ATK-05", "ATK-14")
+def test_odds_prints_exact_chances_and_expected_damage() -> None:
+    code, text = run("odds", "1d20+9", "--ac", "21", "--damage", "1d6+4")
+    assert code == 0
+    assert "45.00% (9/20)" in text
+    assert "5.00% (1/20)" in text
+    assert "3.750" in text and "8.333" in text
+
+
+def test_attack_explains_every_number_with_scripted_dice() -> None:
+    code, text = run("attack", SOLDIER, KSARIK, "--weapon", "doshko", "--dice", "12,10")
+    assert code == 0, text
+    assert "KAC 15 = +15 printed KAC [ATK-06]" in text
+    assert "+2 base attack bonus [ATK-02] +3 Strength modifier [ATK-02]" in text
+    assert "d20 12 +5 = 17 vs 15: success" in text
+    assert "Ksarik: SP 0, HP 12, RP 0" in text
+
+
+def test_attack_json_output_carries_the_dice() -> None:
+    code, text = run("attack", SOLDIER, KSARIK, "--weapon", "doshko", "--dice", "12,10", "--json")
+    assert code == 0
+    data = json.loads(text)
+    assert data["hit"] is True and data["damage"] == 13
+    assert [d["result"] for d in data["dice"]] == [12, 10]
+    assert data["defender_after"]["hp"] == 12
+
+
+def test_duel_runs_to_a_result_and_is_deterministic() -> None:
+    a = run("duel", SOLDIER, KSARIK, "--seed", "7")
+    assert (a[0] == 0 and "Winner:" in a[1]) or "No winner" in a[1]
+    assert a == run("duel", SOLDIER, KSARIK, "--seed", "7")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("roll", "2d6+"), "ends without a term"),
+        (("odds", "2d6+1", "--ac", "10"), "one d20 plus a bonus"),
+        (("attack", SOLDIER, "missing.yaml", "--weapon", "doshko"), "missing.yaml: file not found"),
+        (("attack", SOLDIER, KSARIK, "--weapon", "banana"), "has no weapon named 'banana'"),
+        (("attack", SOLDIER, KSARIK, "--weapon", "doshko", "--dice", "12"), "scripted dice ran out"),
+        (("attack", SOLDIER, KSARIK, "--weapon", "doshko", "--dice", "25"), "impossible for the d20"),
+        (("roll", "1d6", "--seed", "1", "--dice", "3"), "not both"),
+        (("schema", "nothing"), "expected one of"),
+    ],
+)
+def test_user_errors_are_messages_not_tracebacks(args: tuple[str, ...], message: str) -> None:
+    p = run_main(*args)
+    assert p.returncode == 2, p.stderr
+    assert message in p.stderr
+    assert "Traceback" not in p.stderr + p.stdout
