@@ -148,12 +148,12 @@ def duel_cmd(
 
 @app.command("schema")
 def schema_cmd(
-    what: Annotated[str, typer.Argument(help="statblock (JSON Schema) or options (Markdown table)")],
+    what: Annotated[str, typer.Argument(help="statblock (JSON Schema), options or conditions (Markdown tables)")],
 ) -> None:
     """Print a reference document generated from the code."""
-    from sftactics.io.reference import options_markdown, statblock_schema
+    from sftactics.io.reference import conditions_markdown, options_markdown, statblock_schema
 
-    docs = {"statblock": statblock_schema, "options": options_markdown}
+    docs = {"statblock": statblock_schema, "options": options_markdown, "conditions": conditions_markdown}
     if what not in docs:
         raise SftError(f"schema: expected one of {', '.join(docs)}, got {what!r}")
     sys.stdout.write(docs[what]())

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from sftactics.core.errors import FileFormatError
-from sftactics.io.reference import options_markdown, statblock_schema
+from sftactics.io.reference import conditions_markdown, options_markdown, statblock_schema
 from sftactics.io.statblocks import load_statblock
 
 ROOT = Path(__file__).parent.parent.parent
@@ -77,4 +77,7 @@ def test_generated_docs_are_current() -> None:
     )
     assert (ROOT / "docs" / "options.md").read_text() == options_markdown(), (
         "regenerate: sftactics schema options > docs/options.md"
+    )
+    assert (ROOT / "docs" / "conditions.md").read_text() == conditions_markdown(), (
+        "regenerate: sftactics schema conditions > docs/conditions.md"
     )

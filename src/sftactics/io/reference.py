@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from sftactics.sf1e.conditions import CONDITIONS
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.statblock import StatBlock
 
@@ -32,4 +33,21 @@ def options_markdown() -> str:
         default = json.dumps(field.default)
         desc = (field.description or "").replace("|", "\\|")
         lines.append(f"| `{name}` | `{default}` | {desc} |")
+    return "\n".join(lines) + "\n"
+
+
+def conditions_markdown() -> str:
+    lines = [
+        "# Conditions (1st edition)",
+        "",
+        "Every condition the engine knows, generated from `sftactics.sf1e.conditions.CONDITIONS`: what it does",
+        "(the modifiers are applied to every derived number automatically) and how it ends.",
+        "",
+        "| condition | rule | effect | implies | ends |",
+        "|---|---|---|---|---|",
+    ]
+    for d in CONDITIONS.values():
+        implies = ", ".join(d.implies) or ""
+        cells = [d.name, d.rule, d.summary, implies, d.ends]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"

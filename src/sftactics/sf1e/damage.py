@@ -342,7 +342,9 @@ def weapon_targets_ac(
         return which, f"the attack says it targets {which.upper()} (ATK-08)"
     real = frozenset(types) - _NOT_TYPES
     if real & KINETIC:
-        return "kac", "kinetic damage targets KAC, even with energy damage too (ATK-08)"
+        if real & ENERGY:
+            return "kac", "kinetic damage targets KAC, even with energy damage too (ATK-08)"
+        return "kac", "kinetic damage targets KAC (ATK-08)"
     if real and real <= ENERGY:
         return "eac", "only energy damage: targets EAC (ATK-08)"
     if options.default_ac_is_kac:

@@ -133,3 +133,16 @@ def save_outcome(effect: SaveEffect, success: bool, damage: int = 0) -> SaveOutc
 def forgo_save(effect: SaveEffect, damage: int = 0) -> SaveOutcome:
     """A creature may choose not to save and accept the effect (SV-08)."""
     return SaveOutcome(True, damage, "save forgone: full effect")
+
+
+def caster_learns_result(*, single_target: bool, obvious_effect: bool) -> bool:
+    """Whether the creator of an effect learns that a target saved (SV-10): generally yes when the effect
+    targeted that one creature, or when the effect shows visibly; not for area effects without a sign."""
+    return single_target or obvious_effect
+
+
+def target_senses_success(*, obvious_effect: bool) -> str:
+    """What a creature that saved against an effect notices (SV-10)."""
+    if obvious_effect:
+        return "the effect is plain to see"
+    return "a vague sense of a hostile force that failed"
