@@ -28,11 +28,11 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format src tests
 
 demo: $(STAMP)
-	$(SFT) attack examples/statblocks/vesk-soldier.yaml examples/statblocks/ksarik.yaml --weapon "tactical doshko" --dice 20,6,8,3
+	$(SFT) run examples/scenarios/derelict-ambush.yaml --seed 3
 	@echo
-	$(SFT) duel examples/statblocks/vesk-soldier.yaml examples/statblocks/ksarik.yaml --seed 7
+	$(SFT) attack examples/statblocks/vesk-soldier.yaml examples/statblocks/ksarik.yaml --weapon "tactical doshko" --dice 20,6,8
 	@echo
-	$(SFT) odds "1d20+9" --ac 18 --damage "1d6+5"
+	$(SFT) odds "1d20+10" --ac 14 --damage "1d6+5"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -146,14 +146,114 @@ def duel_cmd(
         out.print(line)
 
 
+def _fight_dice(seed: int, dice: str | None) -> DiceSource:
+    """--dice scripted:FILE (die results, whitespace or comma separated) or the seed."""
+    if dice is None:
+        return SeededDice(seed)
+    kind, _, arg = dice.partition(":")
+    if kind != "scripted" or not arg:
+        raise SftError(f"--dice expects scripted:FILE, got {dice!r}")
+    try:
+        text = Path(arg).read_text(encoding="utf-8")
+    except OSError as e:
+        raise SftError(f"{arg}: cannot be read ({e.strerror})") from None
+    try:
+        return ScriptedDice(int(x) for x in re.split(r"[,\s]+", text.strip()) if x)
+    except ValueError:
+        raise SftError(f"{arg}: expected whole numbers separated by commas or spaces") from None
+
+
+@app.command("run")
+def run_cmd(
+    scenario: Annotated[Path, typer.Argument(help="scenario file (YAML)")],
+    seed: Annotated[int, typer.Option(help="seed for reproducible dice")] = 1,
+    commands: Annotated[
+        Path | None, typer.Option(help="command file (YAML/JSON list); default: built-in policy")
+    ] = None,
+    dice: Annotated[str | None, typer.Option(help="scripted:FILE to take die results from a file")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the event log and final state as JSON")] = False,
+    brief: Annotated[bool, typer.Option(help="one line per attack instead of the full explanation")] = False,
+    save: Annotated[Path | None, typer.Option(help="save the fight log (JSON lines) to this file")] = None,
+    max_rounds: Annotated[int, typer.Option(help="the GM ends the fight after this many rounds")] = 50,
+) -> None:
+    """Run an encounter: from a command file, or with every combatant on the simple built-in policy."""
+    from sftactics.encounter import narrate
+    from sftactics.encounter.engine import Fight
+    from sftactics.encounter.runner import auto_play
+    from sftactics.io.scenario import load_commands, load_scenario
+
+    start = load_scenario(scenario)
+    fight = Fight(start, _fight_dice(seed, dice), seed=None if dice else seed)
+    if commands is not None:
+        for i, cmd in enumerate(load_commands(commands)):
+            try:
+                fight.do(cmd)
+            except SftError as e:
+                raise SftError(f"{commands}: command [{i}] ({cmd.type}) refused: {e}") from None
+    else:
+        auto_play(fight, max_rounds=max_rounds)
+    if save is not None:
+        fight.save(save)
+    if as_json:
+        data = {
+            "events": [e.model_dump(mode="json") for e in fight.all_events()],
+            "state": fight.state.model_dump(mode="json"),
+        }
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    for line in narrate.lines(fight.all_events(), verbose=not brief):
+        out.print(line, markup=False)
+    out.print("")
+    out.print("Final state:", markup=False)
+    for line in narrate.summary(fight.state):
+        out.print("  " + line, markup=False)
+
+
+@app.command("replay")
+def replay_cmd(
+    log: Annotated[Path, typer.Argument(help="a fight log saved with run --save or play")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the final state as JSON")] = False,
+) -> None:
+    """Rebuild a fight's final state from its saved events (no dice are rolled)."""
+    from sftactics.encounter import narrate
+    from sftactics.encounter.engine import Fight
+
+    fight = Fight.load(log)
+    if as_json:
+        sys.stdout.write(fight.state.model_dump_json() + "\n")
+        return
+    for line in narrate.summary(fight.state):
+        out.print(line, markup=False)
+
+
+@app.command("play")
+def play_cmd(
+    scenario: Annotated[Path, typer.Argument(help="scenario file (YAML), or a saved fight log (.jsonl) to resume")],
+    seed: Annotated[int, typer.Option(help="seed for the engine's dice")] = 1,
+    physical: Annotated[bool, typer.Option(help="type in every die result yourself")] = False,
+) -> None:
+    """Run a fight at the table: initiative tracker, commands, your own dice or the engine's, undo."""
+    from sftactics.play import play
+
+    play(scenario, seed=seed, physical=physical, console=out)
+
+
 @app.command("schema")
 def schema_cmd(
-    what: Annotated[str, typer.Argument(help="statblock (JSON Schema), options or conditions (Markdown tables)")],
+    what: Annotated[
+        str, typer.Argument(help="statblock or scenario (JSON Schema); options, conditions or commands (Markdown)")
+    ],
 ) -> None:
     """Print a reference document generated from the code."""
-    from sftactics.io.reference import conditions_markdown, options_markdown, statblock_schema
+    from sftactics.io import reference as ref
 
-    docs = {"statblock": statblock_schema, "options": options_markdown, "conditions": conditions_markdown}
+    docs = {
+        "statblock": ref.statblock_schema,
+        "scenario": ref.scenario_schema,
+        "options": ref.options_markdown,
+        "conditions": ref.conditions_markdown,
+        "commands": ref.commands_markdown,
+    }
     if what not in docs:
         raise SftError(f"schema: expected one of {', '.join(docs)}, got {what!r}")
     sys.stdout.write(docs[what]())

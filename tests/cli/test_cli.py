@@ -90,3 +90,69 @@ def test_user_errors_are_messages_not_tracebacks(args: tuple[str, ...], message:
     assert p.returncode == 2, p.stderr
     assert message in p.stderr
     assert "Traceback" not in p.stderr + p.stdout
+
+
+SCENARIO = str(ROOT / "examples" / "scenarios" / "derelict-ambush.yaml")
+OPENING = str(ROOT / "examples" / "commands" / "opening.yaml")
+
+
+def test_run_plays_the_shipped_scenario_to_the_end() -> None:
+    code, text = run("run", SCENARIO, "--seed", "3", "--brief")
+    assert code == 0, text
+    assert "=== Surprise round ===" in text and "Combat over in round" in text
+    assert run("run", SCENARIO, "--seed", "3", "--brief") == (code, text)
+
+
+def test_run_with_a_command_file() -> None:
+    code, text = run("run", SCENARIO, "--seed", "3", "--commands", OPENING, "--brief")
+    assert code == 0, text
+    assert "Nyx attacks Snip with tactical semi-auto pistol: hit for 5" in text
+    assert "Snip (aliens) at 12,6: SP 0/0 HP 1/6" in text
+
+
+def test_run_json_replays_to_the_same_state(tmp_path: Path) -> None:
+    from sftactics.encounter.events import EVENT_ADAPTER, replay
+    from sftactics.io.scenario import load_scenario
+
+    code, text = run("run", SCENARIO, "--seed", "5", "--json")
+    assert code == 0
+    data = json.loads(text)
+    events = [EVENT_ADAPTER.validate_python(e) for e in data["events"]]
+    final = replay(load_scenario(SCENARIO), events)
+    assert json.loads(final.model_dump_json()) == data["state"]
+
+
+def test_saved_log_replays(tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    code, _ = run("run", SCENARIO, "--seed", "5", "--save", str(log), "--brief")
+    assert code == 0 and log.exists()
+    code, state = run("replay", str(log), "--json")
+    _, full = run("run", SCENARIO, "--seed", "5", "--json")
+    assert json.loads(state) == json.loads(full)["state"]
+
+
+def test_run_with_scripted_dice_file(tmp_path: Path) -> None:
+    dice = tmp_path / "dice.txt"
+    dice.write_text("10 10 10 10 10 10 10 10\n")
+    p = run_main("run", SCENARIO, "--dice", f"scripted:{dice}", "--commands", str(tmp_path / "none.yaml"))
+    assert p.returncode == 2 and "none.yaml: file not found" in p.stderr
+
+
+def test_run_refused_command_names_the_file_and_index() -> None:
+    p = run_main("run", SCENARIO, "--seed", "3", "--commands", str(ROOT / "tests" / "data" / "bad-commands.yaml"))
+    assert p.returncode == 2
+    assert "bad-commands.yaml: command [1] (attack) refused" in p.stderr and "[CF-12]" in p.stderr
+
+
+def test_the_same_seed_gives_the_same_bytes_in_any_process() -> None:
+    import os
+
+    outs = []
+    for hashseed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hashseed}
+        code = "from sftactics.cli import main; main()"
+        p = subprocess.run([sys.executable, "-c", code, "run", SCENARIO, "--seed", "9", "--json"],
+                           capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
+        assert p.returncode == 0, p.stderr
+        outs.append(p.stdout)
+    assert outs[0] == outs[1]

@@ -51,3 +51,50 @@ def conditions_markdown() -> str:
         cells = [d.name, d.rule, d.summary, implies, d.ends]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def scenario_schema() -> str:
+    from sftactics.io.scenario import ScenarioFile
+
+    return json.dumps(ScenarioFile.model_json_schema(), indent=2, sort_keys=True) + "\n"
+
+
+def commands_markdown() -> str:
+    """Every command of the encounter engine, its fields and what it does."""
+    import typing
+
+    from sftactics.encounter import commands as c
+
+    union = typing.get_args(typing.get_args(c.Command)[0])
+    lines = [
+        "# Commands",
+        "",
+        "What a person, a command file or a policy can ask the engine to do. A command file is a YAML or JSON",
+        "list of these mappings (`sftactics run SCENARIO --commands FILE`); the Python API takes the same models",
+        "(`sftactics.encounter.commands`). Commands with an `actor` must come on that combatant's turn; the",
+        "others are the GM's and may come at any time. A refused command changes nothing and names its rule.",
+        "",
+        "| type | fields | what it does |",
+        "|---|---|---|",
+    ]
+    for model in union:
+        fields = []
+        for name, f in model.model_fields.items():
+            if name == "type":
+                continue
+            need = "" if f.is_required() else "?"
+            fields.append(f"`{name}{need}`")
+        doc = " ".join((model.__doc__ or "").split())
+        type_name = model.model_fields["type"].default
+        lines.append(f"| `{type_name}` | {', '.join(fields)} | {doc} |")
+    lines += [
+        "",
+        "Example (`examples/commands/opening.yaml`):",
+        "",
+        "```yaml",
+        "- {type: begin}",
+        "- {type: attack, actor: Ksarik, target: Krask, weapon: tentacle}",
+        "- {type: end_turn, actor: Ksarik}",
+        "```",
+    ]
+    return "\n".join(lines) + "\n"

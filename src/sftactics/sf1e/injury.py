@@ -167,6 +167,11 @@ class CreatureEdit:
         if not self.has(name, source):
             self.put(conditions=(*self.st.conditions, ConditionInstance(name=name, source=source)))
 
+    def drop_zero_hp_unconscious(self) -> None:
+        """The unconsciousness that comes with 0 HP (or one given without a source, as a scenario may)."""
+        self.drop(UNCONSCIOUS, ZERO_HP)
+        self.drop(UNCONSCIOUS, "")
+
     def drop(self, name: str, source: str | None = None) -> bool:
         kept = tuple(c for c in self.st.conditions if not (c.name == name and (source is None or c.source == source)))
         changed = len(kept) != len(self.st.conditions)
@@ -179,7 +184,7 @@ class CreatureEdit:
         """Dead (CON-10): dying, stable and the 0-HP unconsciousness give way to the dead condition."""
         self.drop(DYING)
         self.drop(STABLE)
-        self.drop(UNCONSCIOUS, ZERO_HP)
+        self.drop_zero_hp_unconscious()
         self.add(DEAD, cause)
         self.put(lingering_rounds=None)
         self.line(rule, text)
@@ -204,7 +209,7 @@ class CreatureEdit:
         """Back above 0 HP: not dying, stable or unconscious from 0 HP; the dying bookkeeping is reset."""
         self.drop(DYING)
         self.drop(STABLE)
-        self.drop(UNCONSCIOUS, ZERO_HP)
+        self.drop_zero_hp_unconscious()
         self.put(
             dropped_round=None,
             dropped_on_own_turn=False,

@@ -10,9 +10,9 @@ The YAML form people write by hand is this schema (see ``docs/statblocks.md``); 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, field_validator, model_validator
 
 from sftactics.core.errors import DiceError
 from sftactics.dice.expr import DAMAGE_TYPES, ENERGY, KINETIC, DiceExpr, damage_type, parse
@@ -44,6 +44,10 @@ ArmorCategory = Literal["light", "heavy", "powered"]
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+#: A set of names that serialises as a sorted list, so saved states are the same byte for byte.
+NameSet = Annotated[frozenset[str], PlainSerializer(lambda s: sorted(s), return_type=list[str])]
 
 
 def score_to_mod(score: int) -> int:
@@ -102,8 +106,8 @@ class Weapon(_Model):
     usage: int = 1
     area: Area | None = None
     magic: bool = False
-    materials: frozenset[str] = frozenset()
-    alignment: frozenset[str] = frozenset()
+    materials: NameSet = frozenset()
+    alignment: NameSet = frozenset()
     broken: bool = False
     proficient: bool | None = None
     multiattack: bool = False
@@ -169,8 +173,8 @@ class Proficiencies(_Model):
     """Weapon categories and armor categories a creature is proficient with. NPCs are proficient with what
     they carry (their printed numbers already say so)."""
 
-    weapons: frozenset[str] = frozenset()
-    armor: frozenset[str] = frozenset()
+    weapons: NameSet = frozenset()
+    armor: NameSet = frozenset()
 
 
 class ModifierSpec(_Model):
@@ -183,7 +187,8 @@ class ModifierSpec(_Model):
         "untyped", "armor", "circumstance", "divine", "enhancement", "insight", "luck", "morale", "racial"
     ] = "untyped"
     label: str
-    when: frozenset[str] = frozenset()
+    when: NameSet = frozenset()
+    rule: str = ""
 
 
 class StatBlock(_Model):
@@ -217,8 +222,8 @@ class StatBlock(_Model):
     weapon_specialization: bool = False
     dr: tuple[DamageReduction, ...] = ()
     resistances: dict[str, int] = Field(default_factory=dict)
-    immunities: frozenset[str] = frozenset()
-    vulnerabilities: frozenset[str] = frozenset()
+    immunities: NameSet = frozenset()
+    vulnerabilities: NameSet = frozenset()
     sr: int = 0
     incorporeal: bool = False
     skills: dict[str, int] = Field(default_factory=dict, description="printed skill totals")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sftactics.sf1e.statblock import Ability, StatBlock
+from sftactics.sf1e.statblock import Ability, ModifierSpec, StatBlock
 
 
 class _Model(BaseModel):
@@ -52,6 +52,7 @@ class CreatureState(_Model):
     hp_damaged_round: int | None = None
     lingering_rounds: int | None = None  # INJ-07 optional 3-round rule for creatures without RP
     nonlethal_fatigue: bool = False  # DMG-12
+    modifiers: tuple[ModifierSpec, ...] = ()  # temporary modifiers from actions and effects (fight defensively...)
 
     def has(self, name: str) -> bool:
         return any(c.name == name for c in self.conditions)

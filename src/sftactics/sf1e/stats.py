@@ -34,9 +34,9 @@ def condition_terms(c: Creature, selectors: Iterable[str], tags: frozenset[str] 
     nl = negative_levels(c)
     if nl and sel & {"ac", "attack", "save", "ability_check", "skill"}:
         out.append(Term(-nl, f"{nl} negative level{'s' if nl > 1 else ''}", "ABL-10", source="negative levels"))
-    for m in c.stat.modifiers:
+    for m in (*c.stat.modifiers, *c.state.modifiers):
         if m.selector in sel:
-            out.append(Term(m.value, m.label, "", BonusType(m.type), m.label, m.when))
+            out.append(Term(m.value, m.label, m.rule, BonusType(m.type), m.label, m.when))
     return out
 
 

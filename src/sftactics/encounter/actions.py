@@ -1,0 +1,533 @@
+"""Each command resolved into events. Handlers check everything before changing anything; a RuleViolation
+raised by a handler drops the whole transaction (the engine's caller keeps the state it had)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sftactics.core.breakdown import Term
+from sftactics.core.check import CheckKind, resolve
+from sftactics.core.errors import RuleViolation, SftError
+from sftactics.dice import parse
+from sftactics.encounter import budget, flow, space, timing
+from sftactics.encounter.commands import (
+    AddCondition,
+    Attack,
+    Begin,
+    Command,
+    Damage,
+    Delay,
+    DropProne,
+    EndCombat,
+    EndTurn,
+    FirstAid,
+    FullAttack,
+    Heal,
+    Join,
+    Move,
+    Ready,
+    RemoveCondition,
+    Resume,
+    StabilizeWithResolve,
+    StandUp,
+    StayInTheFight,
+    TotalDefense,
+    Trigger,
+    parse_command,
+)
+from sftactics.encounter.events import (
+    ActionSpent,
+    AttackMade,
+    CheckMade,
+    CombatEnded,
+    InitiativeChanged,
+    Moved,
+    Readied,
+    TurnSkipped,
+)
+from sftactics.encounter.state import Combatant, ReadiedAction
+from sftactics.encounter.tx import Tx
+from sftactics.sf1e import conditions as cond
+from sftactics.sf1e import injury, stats
+from sftactics.sf1e.attack import Situation, resolve_attack
+from sftactics.sf1e.damage import mitigate, roll_damage
+from sftactics.sf1e.statblock import ModifierSpec, Weapon
+from sftactics.sf1e.state import ConditionInstance
+
+
+class Ctx:
+    """How a handler is being run: as a normal command on the actor's turn, or as a readied action."""
+
+    def __init__(self, readied: bool = False) -> None:
+        self.readied = readied
+
+
+def _surprise(tx: Tx) -> bool:
+    return tx.state.timeline.phase == "surprise"
+
+
+def _actor(tx: Tx, cid: str, ctx: Ctx) -> Combatant:
+    if ctx.readied:
+        return tx.state.get(cid)
+    return tx.state.require_turn(cid)
+
+
+def _slot(tx: Tx, c: Combatant, kind: budget.Kind, action: str, ctx: Ctx) -> str:
+    """The slot the action will use (checked before anything else about the action)."""
+    if ctx.readied:
+        return "none"
+    return budget.take(c, kind, surprise=_surprise(tx), what=action)
+
+
+def _spend(tx: Tx, c: Combatant, kind: budget.Kind, action: str, rule: str, ctx: Ctx, slot: str | None = None) -> None:
+    slot = slot or _slot(tx, c, kind, action, ctx)
+    if slot == "none":
+        tx.emit(ActionSpent(id=c.id, slot="none", action=f"{action} (readied)", rule="ACT-73"))
+        return
+    tx.emit(ActionSpent(id=c.id, slot=slot, action=action, rule=rule))
+
+
+def _weapon(c: Combatant, name: str | None) -> Weapon:
+    stat = c.creature.stat
+    if not stat.weapons:
+        raise SftError(f"{c.id} has no weapons")
+    return stat.weapons[0] if name is None else stat.weapon(name)
+
+
+def _target(tx: Tx, attacker: Combatant, tid: str) -> Combatant:
+    t = tx.state.get(tid)
+    if t.id == attacker.id:
+        raise RuleViolation("ATK-09", f"{attacker.id} cannot attack itself")
+    if t.creature.has("dead"):
+        raise RuleViolation("CON-10", f"{t.id} is already dead")
+    return t
+
+
+def _fight_defensively(tx: Tx, c: Combatant, rule: str) -> None:
+    """-4 to attacks this round, +2 AC until the start of the next turn (ACT-18, ACT-52)."""
+    if tx.state.has_flag(c.id, "fight_defensively"):
+        return
+    if tx.state.has_flag(c.id, "total_defense"):
+        raise RuleViolation("ACT-20", "total defense does not combine with other actions that raise AC")
+    tx.start_effect(
+        c.id,
+        "fighting defensively",
+        expires=timing.until_start_of_next_turn(tx.state, c.id),
+        modifiers=(
+            ModifierSpec(selector="attack", value=-4, label="fighting defensively", rule=rule),
+            ModifierSpec(selector="ac", value=2, label="fighting defensively", rule=rule),
+        ),
+        flags=("fight_defensively",),
+        rule=rule,
+    )
+
+
+def _one_attack(
+    tx: Tx, attacker_id: str, target_id: str, weapon: Weapon, extra: list[Term], *, nonlethal: bool = False
+) -> None:
+    s = tx.state
+    attacker, target = s.get(attacker_id), s.get(target_id)
+    geo_attack, geo_ac, notes = space.attack_geometry(s, attacker, target, weapon)
+    situation = Situation(
+        attack_terms=(*geo_attack, *extra),
+        ac_terms=tuple(geo_ac),
+        nonlethal=nonlethal,
+        zero_gravity=s.gravity == "zero",
+        ctx=injury.InjuryContext(round=s.timeline.round, own_turn=False),
+    )
+    result = resolve_attack(attacker.creature, target.creature, weapon, tx.dice, situation, s.options)
+    lines = [*notes, *result.lines()]
+    tx.emit(
+        AttackMade(
+            attacker=attacker_id,
+            target=target_id,
+            weapon=weapon.name,
+            hit=result.hit,
+            critical=result.critical,
+            damage=None if result.damage is None else result.damage.amount,
+            lines=tuple(lines),
+        )
+    )
+    tx.creature(target_id, result.defender)
+    tx.emit(
+        _bump(tx, attacker_id),
+    )
+
+
+def _bump(tx: Tx, cid: str) -> Any:
+    from sftactics.encounter.events import CombatantChanged
+
+    return CombatantChanged(id=cid, changes={"attacks_this_turn": tx.state.get(cid).attacks_this_turn + 1})
+
+
+# ---------------------------------------------------------------- handlers
+def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
+    if tx.state.timeline.phase != "setup":
+        raise RuleViolation("CF-01", "the combat has already begun")
+    if len(tx.state.sides()) < 2:
+        raise RuleViolation("CF-02", "a combat needs at least two sides")
+    flow.begin(tx)
+
+
+def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    weapon = _weapon(c, cmd.weapon)
+    slot = _slot(tx, c, "standard", "an attack", ctx)
+    _target(tx, c, cmd.target)
+    _spend(tx, c, "standard", f"attack {cmd.target} with {weapon.name}", "ACT-11", ctx, slot)
+    if cmd.fight_defensively:
+        _fight_defensively(tx, c, "ACT-18")
+    _one_attack(tx, c.id, cmd.target, weapon, [], nonlethal=cmd.nonlethal)
+    fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target)
+
+
+def do_full_attack(tx: Tx, cmd: FullAttack, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    w1 = _weapon(c, cmd.weapon)
+    w2 = _weapon(c, cmd.second_weapon or cmd.weapon)
+    t2 = cmd.second_target or cmd.target
+    _target(tx, c, cmd.target)
+    _target(tx, c, t2)
+    if w1.unwieldy or (w2.unwieldy and w2 == w1):
+        raise RuleViolation("ACT-53", f"{w1.name} is unwieldy: it attacks only once per round, even in a full attack")
+    _spend(tx, c, "full", "full attack", "ACT-53", ctx)
+    if cmd.fight_defensively:
+        _fight_defensively(tx, c, "ACT-52")
+    penalty = [Term(-4, "full attack", "ACT-53")]
+    _one_attack(tx, c.id, cmd.target, w1, penalty)
+    if not tx.state.get(t2).creature.has("dead") and not tx.state.get(c.id).out_of_fight:
+        _one_attack(tx, c.id, t2, w2, penalty)
+    else:
+        tx.note(f"{c.id}'s second attack has no living target", "ACT-53")
+    fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target)
+
+
+def do_move(tx: Tx, cmd: Move, ctx: Ctx) -> None:
+    from sftactics.encounter import movement
+
+    c = _actor(tx, cmd.actor, ctx)
+    slot = _slot(tx, c, "move", "move", ctx)
+    path, cost, diagonals, lines = movement.plan(tx.state, c, to=cmd.to, path=cmd.path)
+    _spend(tx, c, "move", "move", "ACT-35", ctx, slot)
+    tx.emit(Moved(id=c.id, path=path, cost_ft=cost, diagonals=diagonals, lines=tuple(lines)))
+    fire_readied(tx, mover=c.id)
+
+
+def do_total_defense(tx: Tx, cmd: TotalDefense, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    if tx.state.has_flag(c.id, "fight_defensively"):
+        raise RuleViolation("ACT-20", "total defense does not combine with fighting defensively")
+    _spend(tx, c, "standard", "total defense", "ACT-20", ctx)
+    tx.start_effect(
+        c.id,
+        "total defense",
+        expires=timing.until_start_of_next_turn(tx.state, c.id),
+        modifiers=(ModifierSpec(selector="ac", value=4, label="total defense", rule="ACT-20"),),
+        flags=("total_defense", "no_aoo"),
+        rule="ACT-20",
+    )
+
+
+def do_drop_prone(tx: Tx, cmd: DropProne, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    if c.creature.has("prone"):
+        raise RuleViolation("ACT-41", f"{c.id} is already prone")
+    _spend(tx, c, "swift", "drop prone", "ACT-41", ctx)
+    tx.creature(c.id, cond.add_condition(c.creature, ConditionInstance(name="prone")), [f"{c.id} drops prone"])
+
+
+def do_stand_up(tx: Tx, cmd: StandUp, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    if not c.creature.has("prone"):
+        raise RuleViolation("ACT-37", f"{c.id} is not prone")
+    _spend(tx, c, "move", "stand up", "ACT-37", ctx)
+    tx.creature(c.id, cond.remove_condition(c.creature, "prone"), [f"{c.id} stands up"])
+
+
+def do_delay(tx: Tx, cmd: Delay, ctx: Ctx) -> None:
+    c = tx.state.require_turn(cmd.actor)
+    if not tx.state.timeline.turn_fresh:
+        raise RuleViolation("ACT-71", "delay must be chosen before taking any action this turn")
+    tx.emit(TurnSkipped(id=c.id, reason="delays (ACT-71)", delay=True))
+    flow.advance(tx, pause_for_delayers=True)
+
+
+def do_resume(tx: Tx, cmd: Resume, ctx: Ctx) -> None:
+    c = tx.state.get(cmd.actor)
+    if not c.delaying:
+        raise RuleViolation("ACT-71", f"{c.id} is not delaying")
+    if tx.state.timeline.turn is not None:
+        raise RuleViolation(
+            "ACT-71", f"{c.id} can come back in only between turns, not during {tx.state.timeline.turn}'s"
+        )
+    order = [x for x in tx.state.timeline.order if x != c.id]
+    done = tx.state.timeline.done
+    # act now: place it after the last combatant to have acted this round, at that combatant's count (CF-16)
+    last = next((x for x in reversed(order) if x in done), None)
+    at = order.index(last) + 1 if last is not None else 0
+    count = tx.state.get(last).initiative if last is not None else (tx.state.get(order[0]).initiative if order else 0)
+    order.insert(at, c.id)
+    tx.emit(InitiativeChanged(id=c.id, count=count or 0, order=tuple(order), why="came back in from delay (CF-16)"))
+    from sftactics.encounter.events import CombatantChanged
+
+    tx.emit(CombatantChanged(id=c.id, changes={"delaying": False}))
+    flow.start_turn(tx, c.id)
+    if not flow.check_end(tx) and not flow.can_choose(tx.state, tx.state.get(c.id)):
+        flow.end_turn(tx, c.id)
+        flow.advance(tx, pause_for_delayers=True)
+
+
+def do_ready(tx: Tx, cmd: Ready, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    inner = parse_command(cmd.action)
+    kind = _kind_of(inner)
+    if kind not in ("standard", "move", "swift"):
+        raise RuleViolation("ACT-73", "only a standard, move or swift action can be readied")
+    if getattr(inner, "actor", cmd.actor) != cmd.actor:
+        raise RuleViolation("ACT-73", "a readied action must be the readier's own")
+    _spend(tx, c, "standard", "ready an action", "ACT-73", ctx)
+    defensive = inner.type in ("total_defense",)
+    tx.emit(
+        Readied(
+            id=c.id,
+            readied=ReadiedAction(
+                command=inner.model_dump(), trigger=cmd.trigger, watch=cmd.watch, defensive=defensive
+            ),
+        )
+    )
+
+
+def do_trigger(tx: Tx, cmd: Trigger, ctx: Ctx) -> None:
+    c = tx.state.get(cmd.actor)
+    if c.readied is None:
+        raise RuleViolation("ACT-73", f"{c.id} has no readied action")
+    _fire(tx, c.id, before=tx.state.timeline.turn)
+
+
+def do_end_turn(tx: Tx, cmd: EndTurn, ctx: Ctx) -> None:
+    tx.state.require_turn(cmd.actor)
+    flow.end_turn(tx, cmd.actor)
+    flow.advance(tx, pause_for_delayers=True)
+
+
+def do_stabilize(tx: Tx, cmd: StabilizeWithResolve, ctx: Ctx) -> None:
+    c = tx.state.require_turn(cmd.actor)
+    res = injury.stabilize_with_resolve(c.creature, tx.state.timeline.round, options=tx.state.options)
+    tx.creature(c.id, res.creature, res.lines)
+
+
+def do_stay(tx: Tx, cmd: StayInTheFight, ctx: Ctx) -> None:
+    c = tx.state.require_turn(cmd.actor)
+    if not tx.state.timeline.turn_fresh:
+        raise RuleViolation("INJ-12", "staying in the fight happens at the beginning of the turn")
+    res = injury.stay_in_the_fight(c.creature, tx.state.timeline.round)
+    tx.creature(c.id, res.creature, res.lines)
+
+
+def do_first_aid(tx: Tx, cmd: FirstAid, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    t = tx.state.get(cmd.target)
+    if t.creature.has("dead"):
+        raise RuleViolation("INJ-20", f"{t.id} is dead")
+    if not (t.creature.has("dying") or t.creature.has("bleeding")):
+        raise RuleViolation("INJ-09", f"{t.id} is neither dying nor bleeding")
+    d = space.distance_ft(c, t)
+    if d is not None and d > 5:
+        raise RuleViolation("INJ-09", f"{t.id} is {d} ft away; first aid needs an adjacent patient")
+    bonus = cmd.bonus if cmd.bonus is not None else c.creature.stat.skills.get("medicine")
+    if bonus is None:
+        raise SftError(f"{c.id} has no Medicine bonus in its stat block; give one with 'bonus'")
+    _spend(tx, c, "standard", f"first aid on {t.id}", "INJ-09", ctx)
+    if t.creature.has("dying"):
+        res = injury.first_aid(t.creature, stats.skill_bonus(c.creature, "medicine", bonus=bonus), tx.dice)
+        lines = [f"{c.id} gives first aid to {t.id}: {x.describe()}" for x in res.checks]
+        tx.emit(CheckMade(id=c.id, what="first aid (INJ-09)", success=res.became_stable, lines=tuple(lines)))
+        tx.creature(t.id, res.creature, res.lines)
+    else:
+        r = resolve(CheckKind.SKILL, stats.skill_bonus(c.creature, "medicine", bonus=bonus), 15, tx.dice,
+                    purpose=f"{c.id} Medicine (stop bleeding)")  # fmt: skip
+        tx.emit(CheckMade(id=c.id, what="stop bleeding (CON-02)", success=r.success, lines=(r.describe(),)))
+        if r.success:
+            new = t.creature.with_state(
+                conditions=tuple(i for i in t.creature.state.conditions if i.name != "bleeding")
+            )
+            tx.creature(t.id, new, [f"{c.id} stops {t.id}'s bleeding (CON-02)"])
+
+
+# ---------------------------------------------------------------- GM commands
+def do_damage(tx: Tx, cmd: Damage, ctx: Ctx) -> None:
+    t = tx.state.get(cmd.target)
+    if (cmd.amount is None) == (cmd.roll is None):
+        raise SftError("damage needs exactly one of 'amount' or 'roll'")
+    if cmd.roll is not None:
+        from sftactics.core.breakdown import explain
+
+        droll = roll_damage(parse(cmd.roll), explain("", []), tx.dice, nonlethal=cmd.nonlethal, purpose="GM damage")
+    else:
+        from sftactics.core.breakdown import explain
+
+        assert cmd.amount is not None
+        droll = roll_damage(parse(str(max(cmd.amount, 0))).typed(frozenset({"untyped"})), explain("", []), tx.dice,
+                            nonlethal=cmd.nonlethal, purpose="GM damage")  # fmt: skip
+    outcome = mitigate(droll, t.creature, options=tx.state.options)
+    own = tx.state.timeline.turn == t.id
+    ictx = injury.InjuryContext(round=tx.state.timeline.round, own_turn=own)
+    res = injury.apply_damage(
+        t.creature, outcome.amount, nonlethal=outcome.nonlethal, ctx=ictx, options=tx.state.options
+    )
+    tx.creature(t.id, res.creature, [*(x.describe() for x in outcome.ledger), *res.lines])
+
+
+def do_heal(tx: Tx, cmd: Heal, ctx: Ctx) -> None:
+    t = tx.state.get(cmd.target)
+    res = injury.heal(t.creature, hp=cmd.hp, sp=cmd.sp)
+    tx.creature(t.id, res.creature, res.lines)
+
+
+def do_add_condition(tx: Tx, cmd: AddCondition, ctx: Ctx) -> None:
+    t = tx.state.get(cmd.target)
+    inst = ConditionInstance(name=cond.get(cmd.condition).name, value=cmd.value, rounds=cmd.rounds, source="GM")
+    tx.creature(t.id, cond.add_condition(t.creature, inst), [f"GM: {t.id} gains {inst.name}"])
+
+
+def do_remove_condition(tx: Tx, cmd: RemoveCondition, ctx: Ctx) -> None:
+    t = tx.state.get(cmd.target)
+    name = cond.get(cmd.condition).name
+    if not t.creature.has(name):
+        raise SftError(f"{t.id} does not have {name}")
+    tx.creature(t.id, cond.remove_condition(t.creature, name), [f"GM: {t.id} loses {name}"])
+
+
+def do_join(tx: Tx, cmd: Join, ctx: Ctx) -> None:
+    """CF-06: a late entrant rolls initiative when it enters and is inserted into the order."""
+    from sftactics.content import find_statblock
+    from sftactics.encounter.events import CombatantJoined, InitiativeRolled, OrderSet
+    from sftactics.encounter.state import Combatant
+    from sftactics.sf1e.statblock import StatBlock
+    from sftactics.sf1e.state import Creature
+
+    if cmd.id in tx.state.combatants:
+        raise SftError(f"there is already a combatant named {cmd.id!r}")
+    if isinstance(cmd.statblock, str):
+        stat = find_statblock(cmd.statblock)
+        if stat is None:
+            raise SftError(f"no bundled creature named {cmd.statblock!r}")
+    else:
+        stat = StatBlock.model_validate(cmd.statblock)
+    tx.emit(CombatantJoined(combatant=Combatant(id=cmd.id, side=cmd.side, creature=Creature.fresh(stat, cmd.id),
+                                                position=cmd.at)))  # fmt: skip
+    if tx.state.timeline.phase == "setup":
+        return
+    c = tx.state.get(cmd.id)
+    mod = stats.initiative(c.creature, tx.state.options)
+    if cmd.initiative is None:
+        r = tx.dice.d20(f"{cmd.id} initiative")
+        total = r + mod.total
+    else:
+        r, total = cmd.initiative - mod.total, cmd.initiative
+    tx.emit(InitiativeRolled(id=cmd.id, roll=r, modifier=mod.total, total=total, explain=mod.describe()))
+    order = list(tx.state.timeline.order)
+    at = len(order)
+    for i, other in enumerate(order):
+        o = tx.state.get(other)
+        if (total, mod.total) > (o.initiative or 0, o.init_mod):
+            at = i
+            break
+    order.insert(at, cmd.id)
+    # it acts this round only if its place comes after the turn in progress; otherwise from the next round
+    passed = at <= max((order.index(x) for x in tx.state.timeline.done if x in order), default=-1)
+    tx.emit(OrderSet(order=tuple(order), reason=f"{cmd.id} joins (CF-06)", mark_done=(cmd.id,) if passed else ()))
+
+
+def do_end_combat(tx: Tx, cmd: EndCombat, ctx: Ctx) -> None:
+    if tx.state.result is not None:
+        raise RuleViolation("CF-02", "the combat is already over")
+    sides = flow.able_sides(tx.state)
+    winner = sides[0] if len(sides) == 1 else None
+    tx.emit(CombatEnded(winner=winner, reason=cmd.reason + " (CF-02)", round=tx.state.timeline.round))
+
+
+# ---------------------------------------------------------------- readied actions
+def _kind_of(cmd: Command) -> str:
+    return {
+        "attack": "standard",
+        "total_defense": "standard",
+        "first_aid": "standard",
+        "move": "move",
+        "stand_up": "move",
+        "drop_prone": "swift",
+    }.get(cmd.type, "other")
+
+
+def _fire(tx: Tx, cid: str, *, before: str | None) -> None:
+    """Take ``cid``'s readied action now; its initiative moves to the current count, just before the
+    triggering combatant (CF-16, ACT-73)."""
+    c = tx.state.get(cid)
+    assert c.readied is not None
+    inner = parse_command(c.readied.command)
+    tx.emit(Readied(id=cid, readied=None))
+    tx.note(f"{cid}'s readied action goes off: {inner.type} (ACT-73)", "ACT-73")
+    order = [x for x in tx.state.timeline.order if x != cid]
+    if before is not None and before in order:
+        at = order.index(before)
+        count = tx.state.get(before).initiative or 0
+        order.insert(at, cid)
+        tx.emit(InitiativeChanged(id=cid, count=count, order=tuple(order), why="readied action (CF-16)"))
+    try:
+        HANDLERS[inner.type](tx, inner, Ctx(readied=True))
+    except RuleViolation as e:
+        tx.note(f"{cid}'s readied {inner.type} cannot be taken: {e}", e.rule)
+
+
+def fire_readied(
+    tx: Tx, *, trigger_attacker: str | None = None, trigger_target: str | None = None, mover: str | None = None
+) -> None:
+    """Fire readied actions whose trigger just happened (attacks and movement the engine can see)."""
+    for c in list(tx.state.combatants.values()):
+        r = c.readied
+        if r is None or c.out_of_fight or tx.state.result is not None:
+            continue
+        enemy = trigger_attacker or mover
+        if enemy is None or tx.state.get(enemy).side == c.side:
+            continue
+        if r.watch is not None and r.watch != enemy:
+            continue
+        hit = (
+            (r.trigger == "attacked" and trigger_target == c.id)
+            or (r.trigger == "enemy_attacks" and trigger_attacker is not None)
+            or (r.trigger == "enters_reach" and mover is not None and _in_reach_of(tx, c, mover))
+        )
+        if hit:
+            _fire(tx, c.id, before=tx.state.timeline.turn)
+
+
+def _in_reach_of(tx: Tx, c: Combatant, mover: str) -> bool:
+    m = tx.state.get(mover)
+    weapons = [w for w in c.creature.stat.weapons if w.is_melee]
+    return any(space.in_reach(c, m, w) for w in weapons) and space.footprint(m) is not None
+
+
+HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
+    "begin": do_begin,
+    "attack": do_attack,
+    "full_attack": do_full_attack,
+    "move": do_move,
+    "total_defense": do_total_defense,
+    "drop_prone": do_drop_prone,
+    "stand_up": do_stand_up,
+    "delay": do_delay,
+    "resume": do_resume,
+    "ready": do_ready,
+    "trigger": do_trigger,
+    "end_turn": do_end_turn,
+    "stabilize": do_stabilize,
+    "stay_in_the_fight": do_stay,
+    "first_aid": do_first_aid,
+    "damage": do_damage,
+    "heal": do_heal,
+    "add_condition": do_add_condition,
+    "remove_condition": do_remove_condition,
+    "join": do_join,
+    "end_combat": do_end_combat,
+}

@@ -1,0 +1,234 @@
+"""Commands: what a person, a command file or a policy asks the engine to do.
+
+Every command is a small pydantic model with a ``type`` field, so command files (YAML or JSON lists) and the
+Python API take the same things. ``actor`` is the combatant acting; GM commands have no actor and can be sent
+at any time. The engine checks each command against the rules and either refuses it (``RuleViolation`` naming
+the rule; nothing changes) or turns it into events.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Cmd(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Begin(_Cmd):
+    """Start the fight: decide awareness, roll initiative, open the surprise round or round 1 (CF-01)."""
+
+    type: Literal["begin"] = "begin"
+
+
+class Attack(_Cmd):
+    """One attack as a standard action (ACT-11); ``fight_defensively`` adds -4/+2 AC (ACT-18)."""
+
+    type: Literal["attack"] = "attack"
+    actor: str
+    target: str
+    weapon: str | None = None
+    nonlethal: bool = False
+    fight_defensively: bool = False
+
+
+class FullAttack(_Cmd):
+    """Two attacks at -4 each as a full action (ACT-53); the second may use another weapon or target.
+    ``fight_defensively`` adds another -4 and +2 AC (ACT-52)."""
+
+    type: Literal["full_attack"] = "full_attack"
+    actor: str
+    target: str
+    weapon: str | None = None
+    second_target: str | None = None
+    second_weapon: str | None = None
+    fight_defensively: bool = False
+
+
+class Move(_Cmd):
+    """Move up to your speed as a move action (ACT-35): to a square (cheapest legal path) or along a path."""
+
+    type: Literal["move"] = "move"
+    actor: str
+    to: tuple[int, int] | None = None
+    path: tuple[tuple[int, int], ...] | None = None
+
+
+class TotalDefense(_Cmd):
+    """+4 AC until the start of your next turn; no attacks of opportunity meanwhile (ACT-20)."""
+
+    type: Literal["total_defense"] = "total_defense"
+    actor: str
+
+
+class DropProne(_Cmd):
+    """Drop prone in your space as a swift action (ACT-41)."""
+
+    type: Literal["drop_prone"] = "drop_prone"
+    actor: str
+
+
+class StandUp(_Cmd):
+    """Stand up from prone as a move action (ACT-37)."""
+
+    type: Literal["stand_up"] = "stand_up"
+    actor: str
+
+
+class Delay(_Cmd):
+    """Step out of the initiative order before acting this turn (ACT-71)."""
+
+    type: Literal["delay"] = "delay"
+    actor: str
+
+
+class Resume(_Cmd):
+    """A delaying combatant takes its turn now, after the turn that just ended (ACT-71, CF-16)."""
+
+    type: Literal["resume"] = "resume"
+    actor: str
+
+
+class Ready(_Cmd):
+    """Ready a standard, move or swift action against a trigger (ACT-73). ``action`` is the command to take."""
+
+    type: Literal["ready"] = "ready"
+    actor: str
+    action: dict[str, object]
+    trigger: Literal["attacked", "enemy_attacks", "enters_reach", "casts", "manual"] = "manual"
+    watch: str | None = None
+
+
+class Trigger(_Cmd):
+    """The GM (or a person) fires a readied action whose trigger the engine cannot see (``manual``)."""
+
+    type: Literal["trigger"] = "trigger"
+    actor: str
+
+
+class EndTurn(_Cmd):
+    """End your turn: end-of-turn upkeep (dying, burning, expiries), then the next turn (CF-12)."""
+
+    type: Literal["end_turn"] = "end_turn"
+    actor: str
+
+
+class StabilizeWithResolve(_Cmd):
+    """A dying character spends Resolve to stabilize (INJ-11)."""
+
+    type: Literal["stabilize"] = "stabilize"
+    actor: str
+
+
+class StayInTheFight(_Cmd):
+    """A stable character at 0 HP spends 1 RP at the start of its turn to act with 1 HP (INJ-12)."""
+
+    type: Literal["stay_in_the_fight"] = "stay_in_the_fight"
+    actor: str
+
+
+class FirstAid(_Cmd):
+    """A DC 15 Medicine check as a standard action: stabilizes a dying adjacent ally (INJ-09) or stops bleeding
+    (CON-02). ``bonus`` is the healer's Medicine bonus if the stat block does not list one."""
+
+    type: Literal["first_aid"] = "first_aid"
+    actor: str
+    target: str
+    bonus: int | None = None
+
+
+# ---------------------------------------------------------------- GM commands (any time)
+class Damage(_Cmd):
+    """The GM deals damage (a trap, a hazard): ``amount`` or a dice ``roll`` such as "2d6 F"."""
+
+    type: Literal["damage"] = "damage"
+    target: str
+    amount: int | None = None
+    roll: str | None = None
+    nonlethal: bool = False
+
+
+class Heal(_Cmd):
+    """The GM heals Hit Points and/or Stamina Points (INJ-10, INJ-18, INJ-19)."""
+
+    type: Literal["heal"] = "heal"
+    target: str
+    hp: int = 0
+    sp: int = 0
+
+
+class AddCondition(_Cmd):
+    """The GM gives a condition, for ``rounds`` rounds if given (CF-14), with a ``value`` such as "1d6"."""
+
+    type: Literal["add_condition"] = "add_condition"
+    target: str
+    condition: str
+    rounds: int | None = None
+    value: str | None = None
+
+
+class RemoveCondition(_Cmd):
+    """The GM removes a condition."""
+
+    type: Literal["remove_condition"] = "remove_condition"
+    target: str
+    condition: str
+
+
+class Join(_Cmd):
+    """A combatant enters the fight in progress: it rolls initiative (unless given) and is inserted into the
+    order (CF-06). ``statblock`` is a bundled creature's name or a stat block written inline."""
+
+    type: Literal["join"] = "join"
+    id: str
+    side: str
+    statblock: str | dict[str, object]
+    at: tuple[int, int] | None = None
+    initiative: int | None = None
+
+
+class EndCombat(_Cmd):
+    """The GM ends the combat (CF-02), e.g. because the remaining foes are insignificant."""
+
+    type: Literal["end_combat"] = "end_combat"
+    reason: str = "the GM ends the combat"
+
+
+Command = Annotated[
+    Begin
+    | Attack
+    | FullAttack
+    | Move
+    | TotalDefense
+    | DropProne
+    | StandUp
+    | Delay
+    | Resume
+    | Ready
+    | Trigger
+    | EndTurn
+    | StabilizeWithResolve
+    | StayInTheFight
+    | FirstAid
+    | Damage
+    | Heal
+    | AddCondition
+    | RemoveCondition
+    | Join
+    | EndCombat,
+    Field(discriminator="type"),
+]
+
+COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
+COMMANDS_ADAPTER: TypeAdapter[list[Command]] = TypeAdapter(list[Command])
+
+
+def parse_command(data: object) -> Command:
+    """A command from plain data (``{"type": "attack", "actor": ..., ...}``)."""
+    return COMMAND_ADAPTER.validate_python(data)
+
+
+def command_actor(cmd: Command) -> str | None:
+    return getattr(cmd, "actor", None)

@@ -1,0 +1,335 @@
+"""Events: what happened. Each event knows how it changes the encounter (:func:`apply`).
+
+The event log is the source of truth: folding the events of a fight over its starting state gives its current
+state without rolling a die (:func:`replay`). Events carry results (a creature's new state, the explained
+attack), never instructions to roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from sftactics.encounter.state import Combatant, CombatResult, Effect, Encounter, ReadiedAction, Slot
+from sftactics.sf1e.state import CreatureState
+
+
+class _Ev(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class InitiativeRolled(_Ev):
+    type: Literal["initiative_rolled"] = "initiative_rolled"
+    id: str
+    roll: int
+    modifier: int
+    total: int
+    explain: str = ""
+
+
+class OrderSet(_Ev):
+    type: Literal["order_set"] = "order_set"
+    order: tuple[str, ...]
+    roll_offs: dict[str, tuple[int, ...]] = Field(default_factory=dict)
+    reason: str = ""
+    mark_done: tuple[str, ...] = ()  # combatants who count as having had their turn this round
+
+
+class RoundStarted(_Ev):
+    type: Literal["round_started"] = "round_started"
+    round: int
+    surprise: bool = False
+
+
+class TurnStarted(_Ev):
+    type: Literal["turn_started"] = "turn_started"
+    id: str
+
+
+class TurnEnded(_Ev):
+    type: Literal["turn_ended"] = "turn_ended"
+    id: str
+
+
+class TurnSkipped(_Ev):
+    """A turn passed without acting (unaware in the surprise round, dead), or put off by delaying."""
+
+    type: Literal["turn_skipped"] = "turn_skipped"
+    id: str
+    reason: str
+    delay: bool = False
+
+
+class ActionSpent(_Ev):
+    type: Literal["action_spent"] = "action_spent"
+    id: str
+    slot: Slot | Literal["reaction", "none"]
+    action: str
+    rule: str = "ACT-02"
+
+
+class CreatureChanged(_Ev):
+    """A creature's live state after a rule was applied; ``lines`` explain the change."""
+
+    type: Literal["creature_changed"] = "creature_changed"
+    id: str
+    state: CreatureState
+    lines: tuple[str, ...] = ()
+
+
+class CombatantChanged(_Ev):
+    """Bookkeeping on a combatant (flags and counters, never its creature)."""
+
+    type: Literal["combatant_changed"] = "combatant_changed"
+    id: str
+    changes: dict[str, Any]
+
+
+class Moved(_Ev):
+    type: Literal["moved"] = "moved"
+    id: str
+    path: tuple[tuple[int, int], ...]
+    cost_ft: int
+    diagonals: int = 0
+    lines: tuple[str, ...] = ()
+
+
+class AttackMade(_Ev):
+    """An attack, with its whole explanation. ``result`` is ``AttackResult.to_dict()``."""
+
+    type: Literal["attack_made"] = "attack_made"
+    attacker: str
+    target: str
+    weapon: str
+    hit: bool
+    critical: bool
+    damage: int | None
+    lines: tuple[str, ...]
+    result: dict[str, Any] = Field(default_factory=dict)
+
+
+class CheckMade(_Ev):
+    """Any other roll: a save, a Medicine check, a burning save... with its explanation."""
+
+    type: Literal["check_made"] = "check_made"
+    id: str
+    what: str
+    success: bool
+    lines: tuple[str, ...]
+
+
+class EffectStarted(_Ev):
+    type: Literal["effect_started"] = "effect_started"
+    effect: Effect
+
+
+class EffectEnded(_Ev):
+    type: Literal["effect_ended"] = "effect_ended"
+    effect_id: int
+    why: str = ""
+
+
+class Readied(_Ev):
+    type: Literal["readied"] = "readied"
+    id: str
+    readied: ReadiedAction | None
+
+
+class InitiativeChanged(_Ev):
+    """Delay or ready moved a combatant to a new count and place in the order (CF-16)."""
+
+    type: Literal["initiative_changed"] = "initiative_changed"
+    id: str
+    count: int
+    order: tuple[str, ...]
+    why: str = ""
+
+
+class DiceRolled(_Ev):
+    """Every die rolled by one command, in order (so a replay needs no RNG and a seed can resume)."""
+
+    type: Literal["dice_rolled"] = "dice_rolled"
+    dice: tuple[tuple[int, int, str], ...]  # (sides, result, purpose)
+
+
+class Note(_Ev):
+    type: Literal["note"] = "note"
+    text: str
+    rule: str = ""
+
+
+class CombatantJoined(_Ev):
+    type: Literal["combatant_joined"] = "combatant_joined"
+    combatant: Combatant
+
+
+class CombatEnded(_Ev):
+    type: Literal["combat_ended"] = "combat_ended"
+    winner: str | None
+    reason: str
+    round: int
+
+
+Event = Annotated[
+    InitiativeRolled
+    | OrderSet
+    | RoundStarted
+    | TurnStarted
+    | TurnEnded
+    | TurnSkipped
+    | ActionSpent
+    | CreatureChanged
+    | CombatantChanged
+    | Moved
+    | AttackMade
+    | CheckMade
+    | EffectStarted
+    | EffectEnded
+    | Readied
+    | InitiativeChanged
+    | DiceRolled
+    | Note
+    | CombatantJoined
+    | CombatEnded,
+    Field(discriminator="type"),
+]
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+# ---------------------------------------------------------------- apply
+def _initiative(s: Encounter, e: InitiativeRolled) -> Encounter:
+    return s.update(e.id, initiative=e.total, init_roll=e.roll, init_mod=e.modifier)
+
+
+def _order(s: Encounter, e: OrderSet) -> Encounter:
+    s = s.with_timeline(order=e.order)
+    for cid in e.mark_done:
+        s = _done(s, cid)
+    for cid, offs in e.roll_offs.items():
+        s = s.update(cid, roll_off=offs)
+    return s
+
+
+def _round(s: Encounter, e: RoundStarted) -> Encounter:
+    return s.with_timeline(phase="surprise" if e.surprise else "round", round=e.round, turn=None, done=())
+
+
+def _done(s: Encounter, cid: str) -> Encounter:
+    done = s.timeline.done
+    return s.with_timeline(done=done if cid in done else (*done, cid))
+
+
+def _turn_started(s: Encounter, e: TurnStarted) -> Encounter:
+    s = s.update(e.id, spent=(), moved_ft=0, diagonals=0, attacks_this_turn=0, reaction_used=False, delaying=False)
+    return s.with_timeline(turn=e.id, turn_fresh=True)
+
+
+def _turn_ended(s: Encounter, e: TurnEnded) -> Encounter:
+    s = s.update(e.id, acted=True)
+    return _done(s.with_timeline(turn=None, turn_fresh=False), e.id)
+
+
+def _skipped(s: Encounter, e: TurnSkipped) -> Encounter:
+    if e.delay:
+        s = s.update(e.id, delaying=True).with_timeline(turn=None, turn_fresh=False)
+        return s
+    return _done(s, e.id)
+
+
+def _spent(s: Encounter, e: ActionSpent) -> Encounter:
+    c = s.get(e.id)
+    if e.slot == "reaction":
+        return s.update(e.id, reaction_used=True)
+    if e.slot != "none":
+        s = s.update(e.id, spent=(*c.spent, e.slot))
+    if s.timeline.turn == e.id:
+        s = s.with_timeline(turn_fresh=False)
+    return s
+
+
+def _creature(s: Encounter, e: CreatureChanged) -> Encounter:
+    c = s.get(e.id)
+    return s.update(e.id, creature=c.creature.model_copy(update={"state": e.state}))
+
+
+def _combatant(s: Encounter, e: CombatantChanged) -> Encounter:
+    return s.update(e.id, **e.changes)
+
+
+def _moved(s: Encounter, e: Moved) -> Encounter:
+    c = s.get(e.id)
+    s = s.update(e.id, position=e.path[-1], moved_ft=c.moved_ft + e.cost_ft, diagonals=c.diagonals + e.diagonals)
+    if s.timeline.turn == e.id:
+        s = s.with_timeline(turn_fresh=False)
+    return s
+
+
+def _nothing(s: Encounter, e: Any) -> Encounter:
+    return s
+
+
+def _effect_started(s: Encounter, e: EffectStarted) -> Encounter:
+    return s.model_copy(update={"effects": (*s.effects, e.effect), "next_effect_id": e.effect.id + 1})
+
+
+def _effect_ended(s: Encounter, e: EffectEnded) -> Encounter:
+    return s.model_copy(update={"effects": tuple(x for x in s.effects if x.id != e.effect_id)})
+
+
+def _readied(s: Encounter, e: Readied) -> Encounter:
+    return s.update(e.id, readied=e.readied)
+
+
+def _init_changed(s: Encounter, e: InitiativeChanged) -> Encounter:
+    return s.update(e.id, initiative=e.count).with_timeline(order=e.order)
+
+
+def _dice(s: Encounter, e: DiceRolled) -> Encounter:
+    return s.model_copy(update={"dice_used": s.dice_used + len(e.dice)})
+
+
+def _joined(s: Encounter, e: CombatantJoined) -> Encounter:
+    return s.with_combatant(e.combatant)
+
+
+def _ended(s: Encounter, e: CombatEnded) -> Encounter:
+    s = s.model_copy(update={"result": CombatResult(winner=e.winner, reason=e.reason, round=e.round)})
+    return s.with_timeline(phase="ended", turn=None)
+
+
+_APPLY: dict[str, Callable[[Encounter, Any], Encounter]] = {
+    "initiative_rolled": _initiative,
+    "order_set": _order,
+    "round_started": _round,
+    "turn_started": _turn_started,
+    "turn_ended": _turn_ended,
+    "turn_skipped": _skipped,
+    "action_spent": _spent,
+    "creature_changed": _creature,
+    "combatant_changed": _combatant,
+    "moved": _moved,
+    "attack_made": _nothing,
+    "check_made": _nothing,
+    "effect_started": _effect_started,
+    "effect_ended": _effect_ended,
+    "readied": _readied,
+    "initiative_changed": _init_changed,
+    "dice_rolled": _dice,
+    "note": _nothing,
+    "combatant_joined": _joined,
+    "combat_ended": _ended,
+}
+
+
+def apply(state: Encounter, event: Event) -> Encounter:
+    """The encounter after ``event``."""
+    return _APPLY[event.type](state, event)
+
+
+def replay(state: Encounter, events: Iterable[Event]) -> Encounter:
+    """Fold ``events`` over ``state``: no dice, no rules, just the recorded outcomes."""
+    for e in events:
+        state = apply(state, e)
+    return state

@@ -1,0 +1,95 @@
+"""Where combatants are: the encounter's bridge to the grid layer (footprints, reach, range, cover).
+
+Fights without a map (or combatants without positions) skip the geometric checks: everyone is in reach.
+"""
+
+from __future__ import annotations
+
+from sftactics.core.breakdown import Term
+from sftactics.core.errors import RuleViolation
+from sftactics.encounter.state import Combatant, Encounter
+from sftactics.grid import geometry
+from sftactics.grid.cover import CoverKind, cover
+from sftactics.grid.geometry import Footprint
+from sftactics.grid.space import Size, footprint_side, reach_covers
+from sftactics.sf1e.statblock import Weapon
+
+
+def footprint(c: Combatant) -> Footprint | None:
+    if c.position is None:
+        return None
+    return Footprint(c.position[0], c.position[1], footprint_side(Size(c.creature.stat.size)))
+
+
+def weapon_reach(c: Combatant, weapon: Weapon) -> int:
+    """Reach in feet with ``weapon``: its own reach, or natural reach plus 5 ft for a reach weapon (AOO-03)."""
+    if weapon.reach_ft is not None:
+        return weapon.reach_ft
+    natural = c.creature.stat.reach_ft
+    return natural + 5 if weapon.reach and weapon.category not in ("natural",) else natural
+
+
+def distance_ft(a: Combatant, b: Combatant) -> int | None:
+    fa, fb = footprint(a), footprint(b)
+    if fa is None or fb is None:
+        return None
+    return geometry.footprint_distance_ft(fa, fb)
+
+
+def in_reach(attacker: Combatant, target: Combatant, weapon: Weapon) -> bool:
+    fa, fb = footprint(attacker), footprint(target)
+    if fa is None or fb is None:
+        return True
+    reach = weapon_reach(attacker, weapon)
+    return any(reach_covers(fa, sq, reach) for sq in fb.squares)
+
+
+def others(state: Encounter, *ids: str) -> list[Footprint]:
+    out = []
+    for c in state.combatants.values():
+        if c.id in ids or c.creature.has("dead"):
+            continue
+        fp = footprint(c)
+        if fp is not None:
+            out.append(fp)
+    return out
+
+
+def attack_geometry(
+    state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon
+) -> tuple[list[Term], list[Term], list[str]]:
+    """(attack terms, AC terms, notes) the positions give one attack: reach (ATK-09), range penalty and
+    maximum range (ATK-10, ATK-11), cover (MOD-07..14). Raises RuleViolation when the attack is impossible."""
+    fa, fb = footprint(attacker), footprint(target)
+    if fa is None or fb is None:
+        return [], [], []
+    attack_terms: list[Term] = []
+    ac_terms: list[Term] = []
+    notes: list[str] = []
+    melee = weapon.is_melee and not weapon.thrown
+    if melee:
+        if not in_reach(attacker, target, weapon):
+            reach = weapon_reach(attacker, weapon)
+            dist = geometry.footprint_distance_ft(fa, fb)
+            raise RuleViolation("ATK-09", f"{target.id} is {dist} ft away, out of {attacker.id}'s {reach}-ft reach")
+    else:
+        dist = geometry.footprint_distance_ft(fa, fb)
+        thrown = weapon.thrown or weapon.is_grenade
+        inc = max(weapon.range_ft, 5)
+        rc = geometry.check_range(dist, inc, thrown=thrown, max_increments=weapon.max_increments)
+        if not rc.in_range:
+            raise RuleViolation(
+                "ATK-11", f"{target.id} is {dist} ft away, beyond {weapon.name}'s {rc.max_range_ft}-ft maximum range"
+            )
+        attack_terms += list(rc.terms)
+        if rc.terms:
+            notes.append(f"range {dist} ft: increment {rc.increment}")
+    grid = state.grid
+    if grid is not None:
+        cv = cover(grid, fa, fb, ranged=not melee, creatures=others(state, attacker.id, target.id))
+        if cv.kind is CoverKind.TOTAL:
+            raise RuleViolation("MOD-14", f"{target.id} has total cover from {attacker.id}: no line of effect")
+        ac_terms += list(cv.ac_terms)
+        if cv.kind is not CoverKind.NONE:
+            notes.append(f"{target.id} has {cv.kind.name.lower()} cover ({cv.rule})")
+    return attack_terms, ac_terms, notes

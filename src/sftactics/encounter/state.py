@@ -1,0 +1,214 @@
+"""The state of an encounter: a plain, JSON-serialisable value.
+
+Everything the engine needs to continue a fight lives here: combatants (stat block, live creature state,
+side, position, initiative, what they have spent this turn), the timeline (phase, round, order, whose turn),
+timed effects with their expiry, and how many dice have been used (so a seeded fight can resume exactly).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sftactics.core.errors import RuleViolation, SftError
+from sftactics.sf1e.options import Sf1eOptions
+from sftactics.sf1e.statblock import ModifierSpec, NameSet
+from sftactics.sf1e.state import ConditionInstance, Creature
+
+Square = tuple[int, int]
+Slot = Literal["standard", "move", "swift", "full"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Expiry(_Model):
+    """When a timed effect ends.
+
+    * ``count``: just before initiative count ``count`` in round ``round`` (an N-round effect that began at
+      count c in round r: round r + N, count c; CF-14). Any turn at or below that count in that round, or
+      the start of a later round, ends it.
+    * ``turn_start`` / ``turn_end``: at the start or end of ``anchor``'s turn, after skipping ``skip`` of them
+      ("until the start of your next turn", "until the end of your next turn").
+    * ``never``: until removed.
+    """
+
+    kind: Literal["count", "turn_start", "turn_end", "never"] = "never"
+    anchor: str | None = None
+    round: int = 0
+    count: int = 0
+    skip: int = 0
+
+    def describe(self) -> str:
+        if self.kind == "count":
+            return f"ends just before count {self.count} of round {self.round}"
+        if self.kind == "turn_start":
+            return f"until the start of {self.anchor}'s {'next ' if self.skip == 0 else ''}turn"
+        if self.kind == "turn_end":
+            return f"until the end of {self.anchor}'s {'next ' if self.skip <= 1 else ''}turn"
+        return "until removed"
+
+
+class Effect(_Model):
+    """A timed effect on one combatant: a condition instance it gave and/or temporary modifiers, removed
+    together when it expires."""
+
+    id: int
+    target: str
+    name: str
+    source: str = ""
+    condition: ConditionInstance | None = None
+    modifiers: tuple[ModifierSpec, ...] = ()
+    flags: NameSet = frozenset()  # e.g. "total_defense", "no_aoo"
+    expires: Expiry = Field(default_factory=Expiry)
+    rule: str = ""
+
+
+class ReadiedAction(_Model):
+    """A readied action (ACT-73): the command to take and the trigger that fires it."""
+
+    command: dict[str, Any]
+    trigger: Literal["attacked", "enemy_attacks", "enters_reach", "casts", "manual"] = "manual"
+    watch: str | None = None  # the creature the trigger is about (None: any enemy)
+    defensive: bool = False  # purely defensive readied actions happen before the trigger
+
+
+class Combatant(_Model):
+    id: str
+    side: str
+    creature: Creature
+    position: Square | None = None
+    aware: bool = True
+    initiative: int | None = None
+    init_roll: int | None = None
+    init_mod: int = 0
+    roll_off: tuple[int, ...] = ()
+    acted: bool = False  # has taken a turn in this combat (CF-15: no reactions before)
+    reaction_used: bool = False
+    spent: tuple[Slot, ...] = ()  # action slots used this turn
+    moved_ft: int = 0  # feet moved this turn
+    diagonals: int = 0  # diagonals counted this turn (MOV-10 parity)
+    attacks_this_turn: int = 0
+    delaying: bool = False
+    readied: ReadiedAction | None = None
+    burn_taken: int = 0  # burning damage taken this round (CON-05 save DC)
+    burn_saves: int = 0  # consecutive burning saves attempted
+    fled: bool = False
+    insignificant: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.id
+
+    @property
+    def out_of_fight(self) -> bool:
+        """Cannot fight on: dead, unconscious (dying and stable included), or gone."""
+        c = self.creature
+        return self.fled or c.has("dead") or c.has("unconscious") or c.has("dying") or c.has("stable")
+
+
+class Timeline(_Model):
+    phase: Literal["setup", "surprise", "round", "ended"] = "setup"
+    round: int = 0
+    order: tuple[str, ...] = ()
+    turn: str | None = None
+    turn_fresh: bool = False  # the current turn has not done anything yet (for stay in the fight, delay)
+    done: tuple[str, ...] = ()  # who has had (or passed) a turn this round
+
+
+class CombatResult(_Model):
+    winner: str | None
+    reason: str
+    round: int
+
+
+class Encounter(_Model):
+    """An encounter: everything needed to continue the fight."""
+
+    name: str = "encounter"
+    options: Sf1eOptions = Field(default_factory=Sf1eOptions)
+    map: str | None = None  # the map in the grid's text format (parsed on demand)
+    gravity: Literal["zero", "low", "normal", "high"] = "normal"
+    combatants: dict[str, Combatant]
+    timeline: Timeline = Field(default_factory=Timeline)
+    effects: tuple[Effect, ...] = ()
+    next_effect_id: int = 1
+    result: CombatResult | None = None
+    dice_used: int = 0
+
+    # ------------------------------------------------------------------ lookups
+    def get(self, cid: str) -> Combatant:
+        try:
+            return self.combatants[cid]
+        except KeyError:
+            known = ", ".join(self.combatants)
+            raise SftError(f"no combatant named {cid!r} (combatants: {known})") from None
+
+    def creature(self, cid: str) -> Creature:
+        return self.get(cid).creature
+
+    @property
+    def current(self) -> Combatant | None:
+        t = self.timeline.turn
+        return None if t is None else self.combatants[t]
+
+    def enemies_of(self, cid: str) -> list[Combatant]:
+        side = self.get(cid).side
+        return [c for c in self.combatants.values() if c.side != side]
+
+    def allies_of(self, cid: str) -> list[Combatant]:
+        side = self.get(cid).side
+        return [c for c in self.combatants.values() if c.side == side and c.id != cid]
+
+    def sides(self) -> list[str]:
+        out: list[str] = []
+        for c in self.combatants.values():
+            if c.side not in out:
+                out.append(c.side)
+        return out
+
+    def require_turn(self, cid: str, rule: str = "CF-12") -> Combatant:
+        if self.result is not None or self.timeline.phase == "ended":
+            raise RuleViolation("CF-02", "the combat is over")
+        if self.timeline.phase == "setup":
+            raise RuleViolation("CF-01", "the combat has not begun (send 'begin' first)")
+        if self.timeline.turn != cid:
+            whose = self.timeline.turn or "nobody"
+            raise RuleViolation(rule, f"it is {whose}'s turn, not {cid}'s")
+        return self.get(cid)
+
+    # ------------------------------------------------------------------ updates
+    def with_combatant(self, c: Combatant) -> Encounter:
+        combatants = dict(self.combatants)
+        combatants[c.id] = c
+        return self.model_copy(update={"combatants": combatants})
+
+    def update(self, cid: str, **changes: Any) -> Encounter:
+        return self.with_combatant(self.get(cid).model_copy(update=changes))
+
+    def with_timeline(self, **changes: Any) -> Encounter:
+        return self.model_copy(update={"timeline": self.timeline.model_copy(update=changes)})
+
+    def effects_on(self, cid: str) -> list[Effect]:
+        return [e for e in self.effects if e.target == cid]
+
+    def has_flag(self, cid: str, flag: str) -> bool:
+        return any(flag in e.flags for e in self.effects if e.target == cid)
+
+    @property
+    def grid(self) -> Any:
+        """The parsed map (a ``sftactics.grid.map.GridMap``), or None for a fight without a map."""
+        return None if self.map is None else _parsed_map(self.map)
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+
+@lru_cache(maxsize=64)
+def _parsed_map(text: str) -> Any:
+    from sftactics.grid.map import parse_map
+
+    return parse_map(text).map

@@ -1,0 +1,124 @@
+"""A transaction: the working state of one command, and the events it has produced so far.
+
+Rules run against ``tx.state``; every change goes through :meth:`Tx.emit`, which applies the event and
+records it. If the command is refused part-way, the caller drops the transaction: the encounter it started
+from is an immutable value and is untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sftactics.dice.source import DiceSource
+from sftactics.encounter import timing
+from sftactics.encounter.events import (
+    CreatureChanged,
+    DiceRolled,
+    EffectEnded,
+    EffectStarted,
+    Event,
+    Note,
+    apply,
+)
+from sftactics.encounter.state import Effect, Encounter, Expiry
+from sftactics.sf1e.statblock import ModifierSpec
+from sftactics.sf1e.state import ConditionInstance, Creature
+
+
+class Tx:
+    def __init__(self, state: Encounter, dice: DiceSource) -> None:
+        self.state = state
+        self.dice = dice
+        self.events: list[Event] = []
+        self._dice_mark = len(dice.history)
+
+    def emit(self, event: Event) -> None:
+        self.state = apply(self.state, event)
+        self.events.append(event)
+
+    def note(self, text: str, rule: str = "") -> None:
+        self.emit(Note(text=text, rule=rule))
+
+    def creature(self, cid: str, new: Creature, lines: Iterable[str] = ()) -> None:
+        """Record a creature's new live state; new timed conditions get their expiry (CF-14)."""
+        before = self.state.creature(cid)
+        if new.state == before.state:
+            if lines:
+                self.emit(CreatureChanged(id=cid, state=new.state, lines=tuple(lines)))
+            return
+        self.emit(CreatureChanged(id=cid, state=new.state, lines=tuple(lines)))
+        self._track_timed_conditions(cid, before, new)
+
+    def _track_timed_conditions(self, cid: str, before: Creature, after: Creature) -> None:
+        old = list(before.state.conditions)
+        for inst in after.state.conditions:
+            if inst in old:
+                old.remove(inst)
+                continue
+            if inst.rounds is not None and not any(e.condition == inst and e.target == cid for e in self.state.effects):
+                self.start_effect(
+                    cid,
+                    inst.name,
+                    condition=inst,
+                    expires=timing.for_rounds(self.state, inst.rounds),
+                    source=inst.source,
+                )
+
+    def start_effect(
+        self,
+        target: str,
+        name: str,
+        *,
+        expires: Expiry,
+        condition: ConditionInstance | None = None,
+        modifiers: Iterable[ModifierSpec] = (),
+        flags: Iterable[str] = (),
+        source: str = "",
+        rule: str = "",
+    ) -> Effect:
+        """Start a timed effect; its modifiers take hold on the creature at once."""
+        eid = self.state.next_effect_id
+        mods = tuple(m.model_copy(update={"label": f"{m.label}"}) for m in modifiers)
+        effect = Effect(
+            id=eid,
+            target=target,
+            name=name,
+            source=source,
+            condition=condition,
+            modifiers=mods,
+            flags=frozenset(flags),
+            expires=expires,
+            rule=rule,
+        )
+        self.emit(EffectStarted(effect=effect))
+        if mods:
+            c = self.state.creature(target)
+            new = c.with_state(modifiers=(*c.state.modifiers, *mods))
+            self.emit(CreatureChanged(id=target, state=new.state, lines=(f"{name}: {expires.describe()}",)))
+        return effect
+
+    def end_effect(self, effect_id: int, why: str) -> None:
+        """End a timed effect: remove its condition instance and modifiers from the creature."""
+        effect = next((e for e in self.state.effects if e.id == effect_id), None)
+        if effect is None:
+            return
+        self.emit(EffectEnded(effect_id=effect_id, why=why))
+        if effect.target not in self.state.combatants:
+            return
+        c = self.state.creature(effect.target)
+        conds = list(c.state.conditions)
+        if effect.condition is not None and effect.condition in conds:
+            conds.remove(effect.condition)
+        mods = list(c.state.modifiers)
+        for m in effect.modifiers:
+            if m in mods:
+                mods.remove(m)
+        if tuple(conds) != c.state.conditions or tuple(mods) != c.state.modifiers:
+            new = c.with_state(conditions=tuple(conds), modifiers=tuple(mods))
+            self.emit(CreatureChanged(id=effect.target, state=new.state, lines=(f"{effect.name} ends ({why})",)))
+
+    def finish(self) -> list[Event]:
+        rolled = self.dice.history[self._dice_mark :]
+        if rolled:
+            self.emit(DiceRolled(dice=tuple((d.sides, d.result, d.purpose) for d in rolled)))
+        return self.events
