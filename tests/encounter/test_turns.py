@@ -337,3 +337,43 @@ def test_unknown_combatants_are_refused() -> None:
     with pytest.raises(Exception, match="no combatant named 'Nobody'"):
         f.do(Attack(actor="Tess", target="Nobody"))
     _ = npc
+
+
+@pytest.mark.rule("ACT-06", "ACT-73")
+def test_a_defensive_readied_action_goes_off_before_the_trigger() -> None:
+    # Tess readies total defense for when she is attacked; Ksarik's claw (d20 10: 10 + 9 = 19) then meets
+    # KAC 18 + 4 = 22: a miss that would have hit without it
+    f = tess_first([10])
+    f.do(Ready(actor="Tess", action={"type": "total_defense", "actor": "Tess"}, trigger="attacked"))
+    f.do(EndTurn(actor="Tess"))
+    events = f.do(Attack(actor="Ksarik", target="Tess", weapon="claw"))
+    kinds = [e.type for e in events]
+    assert kinds.index("effect_started") < kinds.index("attack_made")
+    attack = next(e for e in events if e.type == "attack_made")
+    assert not attack.hit and "KAC 22" in "\n".join(attack.lines)
+
+
+@pytest.mark.rule("ACT-52", "ACT-11")
+def test_fight_defensively_with_a_full_attack_is_minus_8_per_attack() -> None:
+    f = tess_first([18, 1, 18, 1])
+    events = f.do(FullAttack(actor="Tess", target="Ksarik", weapon="baton", fight_defensively=True))
+    attacks = [e for e in events if e.type == "attack_made"]
+    for a in attacks:
+        text = "\n".join(a.lines)
+        assert "-4 full attack [ACT-53]" in text and "-4 fighting defensively [ACT-52]" in text
+        assert "d20 18 -1 = 17 vs 15" in text
+    assert stats.armor_class(f.state.creature("Tess"), "kac").total == 20
+
+
+@pytest.mark.rule("CON-30", "CF-14")
+def test_a_condition_given_for_rounds_expires_by_the_count() -> None:
+    from sftactics.encounter.commands import AddCondition
+
+    f = tess_first([])
+    f.do(AddCondition(target="Tess", condition="shaken", rounds=1))  # on Tess's turn, count 20
+    assert f.state.creature("Tess").has("shaken")
+    f.do(EndTurn(actor="Tess"))
+    f.do(EndTurn(actor="Ksarik"))
+    assert f.state.creature("Tess").has("shaken")
+    f.do(EndTurn(actor="Bo"))  # round 2, Tess at count 20: the 1-round effect ended just before
+    assert not f.state.creature("Tess").has("shaken")

@@ -491,3 +491,45 @@ def test_walls_between_squares_affect_large_creatures_too() -> None:
         price_path(grid, Footprint(0, 0, 2), [(1, 0)], Mover(size=Size.LARGE))
     with pytest.raises(ValueError, match="actions=1 or 2"):
         reachable(grid, (0, 0), actions=3)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.tuples(st.integers(0, 7), st.integers(0, 7)),
+    st.sets(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=16),
+    st.sets(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=5),
+    st.sampled_from([10, 15, 20]),
+)
+def test_every_double_move_path_splits_into_two_legal_move_actions(
+    start: tuple[int, int], difficult: set[tuple[int, int]], allies: set[tuple[int, int]], speed: int
+) -> None:
+    grid = GridMap.build(8, 8, features={s: Feature.DIFFICULT for s in difficult})
+    occ = {s: Occupant.ALLY for s in allies - {start}}
+    r = reachable(grid, start, Mover(speed=speed), occupants=occ, actions=2)
+    for sq, n in r.actions.items():
+        path = r.path_to(sq)
+        assert path.end.anchor == sq and path.cost_ft == r.cost[sq]
+        assert price_path(grid, start, path.squares[1:], Mover(speed=speed), occupants=occ).cost_ft == path.cost_ft
+        # some split point leaves both parts within the speed, the first ending on a free square
+        spent = [0]
+        for s in path.steps:
+            spent.append(spent[-1] + s.cost_ft)
+        splits = [i for i in range(len(spent)) if spent[i] <= speed and spent[-1] - spent[i] <= speed]
+        assert any(path.positions[i].anchor not in occ for i in splits)
+        assert (n <= 1) == (path.cost_ft <= speed)
+
+
+@pytest.mark.rule("MOV-11", "AOO-01")
+def test_a_long_thin_wall_keeps_creatures_apart() -> None:
+    m = parse_map(
+        """
+        ....
+        .AB.
+        ....
+
+        wall 1,0..1,2 E
+        """
+    )
+    zone = Body.at(m.at("A")).threatened(m.map)
+    assert m.at("B") not in zone and (0, 0) in zone
+    assert find_path(m.map, m.at("A"), m.at("B")) is None

@@ -178,6 +178,7 @@ def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
     _spend(tx, c, "standard", f"attack {cmd.target} with {weapon.name}", "ACT-11", ctx, slot)
     if cmd.fight_defensively:
         _fight_defensively(tx, c, "ACT-18")
+    fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target, defensive=True)
     _one_attack(tx, c.id, cmd.target, weapon, [], nonlethal=cmd.nonlethal)
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target)
 
@@ -195,6 +196,7 @@ def do_full_attack(tx: Tx, cmd: FullAttack, ctx: Ctx) -> None:
     if cmd.fight_defensively:
         _fight_defensively(tx, c, "ACT-52")
     penalty = [Term(-4, "full attack", "ACT-53")]
+    fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target, defensive=True)
     _one_attack(tx, c.id, cmd.target, w1, penalty)
     if not tx.state.get(t2).creature.has("dead") and not tx.state.get(c.id).out_of_fight:
         _one_attack(tx, c.id, t2, w2, penalty)
@@ -481,12 +483,19 @@ def _fire(tx: Tx, cid: str, *, before: str | None) -> None:
 
 
 def fire_readied(
-    tx: Tx, *, trigger_attacker: str | None = None, trigger_target: str | None = None, mover: str | None = None
+    tx: Tx,
+    *,
+    trigger_attacker: str | None = None,
+    trigger_target: str | None = None,
+    mover: str | None = None,
+    defensive: bool = False,
 ) -> None:
-    """Fire readied actions whose trigger just happened (attacks and movement the engine can see)."""
+    """Fire readied actions whose trigger happens (attacks and movement the engine can see). Purely
+    defensive readied actions (total defense) go off just before the trigger (``defensive=True``), the others
+    just after it (ACT-06, ACT-73)."""
     for c in list(tx.state.combatants.values()):
         r = c.readied
-        if r is None or c.out_of_fight or tx.state.result is not None:
+        if r is None or c.out_of_fight or tx.state.result is not None or r.defensive != defensive:
             continue
         enemy = trigger_attacker or mover
         if enemy is None or tx.state.get(enemy).side == c.side:

@@ -113,6 +113,11 @@ def _reached(
 ) -> tuple[frozenset[Square], frozenset[Square]]:
     """Split squares into those with line of effect from the origin and those without (EFF-36)."""
     pts = _origin_points(origin)
+    # lines from a creature's own corners may not start straight through a wall it stands against
+    owner = (
+        (origin.x, origin.y, origin.x + origin.side, origin.y + origin.side) if isinstance(origin, Footprint) else None
+    )
+    owners = (owner, None)
     inside: set[Square] = set()
     shadow: set[Square] = set()
     for sq in squares:
@@ -125,7 +130,9 @@ def _reached(
         y1 = max(max(p[1] for p in pts), sq[1] + 1)
         things = [t for t in things_near(grid, x0, y0, x1, y1) if t[4] & B_LOE]
         ok = not things or any(
-            not trace((p[0] * _SCALE, p[1] * _SCALE), s, things, scale=_SCALE, options=options).loe_blocked
+            not trace(
+                (p[0] * _SCALE, p[1] * _SCALE), s, things, scale=_SCALE, owners=owners, options=options
+            ).loe_blocked
             for p in pts
             for s in _samples(sq)
         )

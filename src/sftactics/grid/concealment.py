@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from sftactics.grid.geometry import Footprint, Point, Square, adjacent
-from sftactics.grid.lines import B_CONCEAL, B_LOS, ends, square_things, things_between, trace
+from sftactics.grid.lines import B_CONCEAL, B_LOS, ends, owner_boxes, square_things, things_between, trace
 from sftactics.grid.map import Feature, GridMap, Light
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 
@@ -88,10 +88,13 @@ def concealment(
     things = things_between(grid, box_a, box_t, extra)
     loe = los = False
     per_corner: list[bool] = []
+    owners = owner_boxes(attacker, target)
     for p in starts:
         hidden = False
         for q in goals:
-            hits = trace(p, q, things, options=options)
+            if p == q:
+                continue
+            hits = trace(p, q, things, owners=owners, options=options)
             loe = loe or not hits.loe_blocked
             los = los or not hits.los_blocked
             hidden = hidden or hits.conceal

@@ -44,6 +44,7 @@ from sftactics.grid.lines import (
     Thing,
     ends,
     near_band,
+    owner_boxes,
     segment_flags,
     space_things,
     things_along,
@@ -149,7 +150,7 @@ def _distance(a: Footprint | Point, b: Footprint) -> int:
 def _reason(
     hits: LineHits, kind: CoverKind, attacker: Footprint | Point, target: Footprint, options: GridOptions
 ) -> str:
-    """Why one line gives what :func:`_level` says (for the explanation)."""
+    """Why one line gives the target ``kind`` of cover (for the explanation)."""
     if kind is CoverKind.NONE:
         return ""
     if hits.loe_blocked:
@@ -163,6 +164,7 @@ def _reason(
     return f"through {tag[0]} at {tag[1]}" if isinstance(tag, tuple) else f"through {tag}"
 
 
+_KINDS = tuple(CoverKind)
 _Memo = dict[tuple[Point, Point], tuple[int, tuple[Square, ...]]]
 
 
@@ -175,9 +177,11 @@ def _best_corner(
     ranged: bool,
     memo: _Memo | None,
     options: GridOptions,
-) -> tuple[CoverKind, Point, list[tuple[Point, CoverKind]]]:
-    """The corner rule: the attacker's corner that leaves the target the least cover, with its lines."""
+) -> tuple[int, Point, list[tuple[Point, int]]]:
+    """The corner rule: the attacker's corner that leaves the target the least cover (a CoverKind value), with
+    the level each of its lines gives."""
     along = options.line_along_wall_blocks
+    owners = owner_boxes(attacker, target)
     soft = int(CoverKind.SOFT) if ranged else 0
     cov, total = int(CoverKind.COVER), int(CoverKind.TOTAL)
     best = total + 1
@@ -188,13 +192,15 @@ def _best_corner(
         worst = 0
         all_blocked = True
         for q in goals:
+            if p == q:
+                continue  # a corner both spaces share is no line
             if memo is None:
-                bits, low = segment_flags(p, q, relevant, along)
+                bits, low = segment_flags(p, q, relevant, along, owners)
             else:
                 seg = (p, q) if p <= q else (q, p)
                 hit = memo.get(seg)
                 if hit is None:
-                    hit = memo[seg] = segment_flags(p, q, relevant, along)
+                    hit = memo[seg] = segment_flags(p, q, relevant, along, owners)
                 bits, low = hit
             if bits & (B_LOE | B_COVER) or (low and any(_low_counts(attacker, target, sq, options) for sq in low)):
                 kind = cov
@@ -212,7 +218,7 @@ def _best_corner(
             best, best_p, best_lines = level, p, verdicts
             if level == 0:
                 break
-    return CoverKind(best), best_p, [(q, CoverKind(k)) for q, k in best_lines]
+    return best, best_p, best_lines
 
 
 def cover(
@@ -245,12 +251,19 @@ def cover(
     if not any(t[4] & (B_LOE | B_COVER | B_LOW | (B_SOFT if ranged else 0)) for t in relevant):
         corner = starts[0] if isinstance(attacker, Footprint) else None
         return CoverResult(CoverKind.NONE, (), (), corner, (), "MOD-07")
-    kind, corner, chosen = _best_corner(starts, goals, relevant, attacker, target, ranged, memo, options)
+    owners = owner_boxes(attacker, target)
+    level, corner, chosen = _best_corner(starts, goals, relevant, attacker, target, ranged, memo, options)
+    kind = CoverKind(level)
     lines: tuple[LineVerdict, ...] = ()
     if explain:
         lines = tuple(
             LineVerdict(
-                corner, q, k, _reason(trace(corner, q, relevant, options=options), k, attacker, target, options)
+                corner,
+                q,
+                CoverKind(k),
+                _reason(
+                    trace(corner, q, relevant, owners=owners, options=options), CoverKind(k), attacker, target, options
+                ),
             )
             for q, k in chosen
         )
@@ -336,6 +349,6 @@ def cover_table(
                 out[(i, j)] = out[(j, i)] = CoverKind.NONE
                 continue
             memo: _Memo = {}
-            out[(i, j)] = _best_corner(starts[i], t.corners, relevant, a, t, ranged, memo, options)[0]
-            out[(j, i)] = _best_corner(starts[j], a.corners, relevant, t, a, ranged, memo, options)[0]
+            out[(i, j)] = _KINDS[_best_corner(starts[i], t.corners, relevant, a, t, ranged, memo, options)[0]]
+            out[(j, i)] = _KINDS[_best_corner(starts[j], a.corners, relevant, t, a, ranged, memo, options)[0]]
     return out

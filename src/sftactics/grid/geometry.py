@@ -87,9 +87,6 @@ class Footprint:
         """Centre of the space in half-square units (doubled coordinates, so it stays an integer)."""
         return (2 * self.x + self.side, 2 * self.y + self.side)
 
-    def moved(self, dx: int, dy: int) -> Footprint:
-        return Footprint(self.x + dx, self.y + dy, self.side)
-
     def overlaps(self, other: Footprint) -> bool:
         return (
             self.x < other.x + other.side

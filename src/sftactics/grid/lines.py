@@ -15,7 +15,8 @@ How a line meets a thing on the map:
   not block, except where blocking things touch the line at the same point from both sides (the line would slip
   through a zero-width gap, e.g. between two wall squares that meet at a corner);
 * touching something only at the line's own end points does not count (a creature standing against a wall is
-  not covered by that wall).
+  not covered by that wall), except that a line may not leave the corner of a creature's space straight
+  through a wall that meets that corner (see :func:`sealed_at_end`).
 
 Line of effect is blocked by wall squares, walls and windows; line of sight by wall squares, walls, obscuring
 squares and whatever else the caller says blocks sight (darkness for an observer without darkvision), but not by
@@ -146,9 +147,10 @@ def space_things(spaces: Iterable[Footprint], cats: int = B_SOFT) -> list[Thing]
 def contact(ax: int, ay: int, dx: int, dy: int, x0: int, y0: int, x1: int, y1: int) -> tuple[int, int, int]:
     """How the segment ``a + t*d`` (0 <= t <= 1) meets the closed box ``[x0, x1] x [y0, y1]``.
 
-    Returns ``(code, vx, vy)``: code is NONE, ENDPOINT, INTERIOR, ALONG, CROSS (through an edge box away from its
-    ends) or GRAZE (a single point strictly inside the segment: a corner of the box, whose position is
-    ``(vx, vy)``). All in the same integer units.
+    Returns ``(code, vx, vy)``: code is NONE, ENDPOINT (only an end of the segment touches: ``vx`` is 0 for the
+    start, 1 for the end), INTERIOR, ALONG, CROSS (through an edge box away from its ends) or GRAZE (a single
+    point strictly inside the segment: a corner of the box, whose position is ``(vx, vy)``). All in the same
+    integer units.
     """
     ln, ld, hn, hd = 0, 1, 1, 1
     open_ok = True
@@ -185,8 +187,10 @@ def contact(ax: int, ay: int, dx: int, dy: int, x0: int, y0: int, x1: int, y1: i
         return NONE, 0, 0
     if c < 0:
         return (INTERIOR if open_ok and x0 < x1 and y0 < y1 else ALONG), 0, 0
-    if ln == 0 or ln == ld:
+    if ln == 0:
         return ENDPOINT, 0, 0
+    if ln == ld:
+        return ENDPOINT, 1, 0
     # single point at t = ln/ld: where on the box?
     px = ax * ld + dx * ln  # point * ld
     py = ay * ld + dy * ln
@@ -195,6 +199,54 @@ def contact(ax: int, ay: int, dx: int, dy: int, x0: int, y0: int, x1: int, y1: i
     vx = x0 if px == x0 * ld else x1
     vy = y0 if py == y0 * ld else y1
     return GRAZE, vx, vy
+
+
+Box = tuple[int, int, int, int]
+_POS = {(1, 0): 0, (1, -1): 1, (0, -1): 2, (-1, -1): 3, (-1, 0): 4, (-1, 1): 5, (0, 1): 6, (1, 1): 7}
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def sealed_at_end(
+    px: int, py: int, dx: int, dy: int, owner: Box, touching: Sequence[tuple[int, int, int, int]]
+) -> bool:
+    """Whether a line leaving point ``p`` (a corner of the ``owner`` box) in direction ``d`` passes through the
+    things that touch ``p``: walls ending at ``p`` and wall squares with a corner there. Around ``p`` there are
+    eight positions (four rays along the grid lines, four quadrants); the line is sealed in if, going either
+    way round from the owner's quadrants to the line's direction, it meets a blocking thing. So a line from a
+    corner of a creature standing against a long thin wall cannot start on the wall and go to the other side,
+    while a line that slips round the very end of a wall still passes (it only grazes it)."""
+    x0, y0, x1, y1 = owner
+    occupied = set()
+    for sx, sy in ((1, -1), (-1, -1), (-1, 1), (1, 1)):
+        qx, qy = px + sx, py + sy  # a point inside that quadrant, one unit away
+        if x0 <= min(px, qx) and max(px, qx) <= x1 and y0 <= min(py, qy) and max(py, qy) <= y1:
+            occupied.add(_POS[(sx, sy)])
+    if not occupied or len(occupied) == 4:
+        return False
+    core = occupied | {k for k in (0, 2, 4, 6) if (k - 1) % 8 in occupied and (k + 1) % 8 in occupied}
+    pd = _POS[(_sign(dx), _sign(dy))]
+    if pd in core:
+        return False
+    blocked = set()
+    for bx0, by0, bx1, by1 in touching:
+        ox, oy = bx0 + bx1 - 2 * px, by0 + by1 - 2 * py  # towards the thing's middle (doubled)
+        blocked.add(_POS[(_sign(ox), _sign(oy))])
+
+    def side(step: int) -> bool:
+        k = next(iter(core))
+        while (k + step) % 8 in core:
+            k = (k + step) % 8
+        k = (k + step) % 8
+        while k != pd:
+            if k in blocked:
+                return True
+            k = (k + step) % 8
+        return False
+
+    return side(1) and side(-1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,10 +265,6 @@ class LineHits:
     conceal: bool  # passes through or touches a concealing square
 
     @property
-    def clear(self) -> bool:
-        return not (self.loe_blocked or self.cover or self.low or self.soft)
-
-    @property
     def blocked_by(self) -> str:
         """A short description of what stops line of effect ('' if nothing)."""
         if self.blocker is None:
@@ -224,6 +272,8 @@ class LineHits:
         how, tag = self.blocker
         if how == "pinch":
             return f"between blocking things meeting at point {tag}"
+        if how == "sealed":
+            return f"through the wall at its own corner {tag}"
         if isinstance(tag, tuple) and len(tag) == 2:
             return f"{how} {tag[0]} at {tag[1]}"
         return f"{how} {tag}"
@@ -235,9 +285,14 @@ def trace(
     things: Sequence[Thing],
     *,
     scale: int = 1,
+    owners: tuple[Box | None, Box | None] = (None, None),
     options: GridOptions = DEFAULT_OPTIONS,
 ) -> LineHits:
-    """Everything the line from ``a`` to ``b`` (in units of ``1/scale`` square) meets among ``things``."""
+    """Everything the line from ``a`` to ``b`` (in units of ``1/scale`` square) meets among ``things``.
+
+    ``owners`` are the spaces (boxes in squares) whose corners ``a`` and ``b`` are, if any: a line may not start
+    or end by passing through a wall that meets the corner (see :func:`sealed_at_end`).
+    """
     ax, ay = a
     bx, by = b
     dx, dy = bx - ax, by - ay
@@ -250,6 +305,7 @@ def trace(
     low: tuple[Square, ...] = ()
     soft: tuple[object, ...] = ()
     pinch: dict[tuple[int, int], list[int]] | None = None
+    at_ends: list[tuple[int, int, int, int, int, int]] = []  # (end, cats, box) of things touching an end
     if dx or dy:
         for x0, y0, x1, y1, cats, tag in things:
             if scale != 1:
@@ -258,6 +314,8 @@ def trace(
                 continue
             code, vx, vy = contact(ax, ay, dx, dy, x0, y0, x1, y1)
             if code <= ENDPOINT:
+                if code == ENDPOINT and cats & (B_LOE | B_LOS) and owners[vx] is not None:
+                    at_ends.append((vx, cats, x0, y0, x1, y1))
                 continue
             if code in (INTERIOR, CROSS):
                 if cats & B_LOE and not loe:
@@ -298,7 +356,22 @@ def trace(
                     loe, blocker = True, ("pinch", (vx / scale, vy / scale))
                 if m_los == 3:
                     los = True
+        for end in (0, 1) if at_ends else ():
+            here = [t for t in at_ends if t[0] == end]
+            if not here:
+                continue
+            px, py, sx, sy = (ax, ay, dx, dy) if end == 0 else (bx, by, -dx, -dy)
+            box = _scaled(owners[end], scale)
+            if not loe and sealed_at_end(px, py, sx, sy, box, [t[2:] for t in here if t[1] & B_LOE]):
+                loe, blocker = True, ("sealed", (px / scale, py / scale))
+            if not los and sealed_at_end(px, py, sx, sy, box, [t[2:] for t in here if t[1] & B_LOS]):
+                los = True
     return LineHits(a, b, scale, loe, los, blocker, cover, low, soft, conceal)
+
+
+def _scaled(box: Box | None, scale: int) -> Box:
+    assert box is not None
+    return box if scale == 1 else (box[0] * scale, box[1] * scale, box[2] * scale, box[3] * scale)
 
 
 def ends(obj: Footprint | Point, *, every_corner: bool) -> tuple[tuple[Point, ...], tuple[int, int, int, int]]:
@@ -311,6 +384,15 @@ def ends(obj: Footprint | Point, *, every_corner: bool) -> tuple[tuple[Point, ..
         pts = obj.points if every_corner else obj.corners
         return pts, (obj.x, obj.y, obj.x + obj.side, obj.y + obj.side)
     return (obj,), (obj[0], obj[1], obj[0], obj[1])
+
+
+def owner_boxes(a: Footprint | Point, b: Footprint | Point) -> tuple[Box | None, Box | None]:
+    """The boxes of the spaces whose corners lines start and end at (None for a bare point)."""
+
+    def box(x: Footprint | Point) -> Box | None:
+        return (x.x, x.y, x.x + x.side, x.y + x.side) if isinstance(x, Footprint) else None
+
+    return box(a), box(b)
 
 
 def things_between(
@@ -326,7 +408,11 @@ def things_between(
 
 
 def segment_flags(
-    a: tuple[int, int], b: tuple[int, int], things: Sequence[Thing], along_blocks: bool
+    a: tuple[int, int],
+    b: tuple[int, int],
+    things: Sequence[Thing],
+    along_blocks: bool,
+    owners: tuple[Box | None, Box | None] = (None, None),
 ) -> tuple[int, tuple[Square, ...]]:
     """A quick verdict on one line for cover: (bits, low obstacles passed). Bits are B_LOE (line of effect
     blocked, which ends the check), B_COVER and B_SOFT; see :func:`trace` for the full account."""
@@ -340,11 +426,16 @@ def segment_flags(
     bits = 0
     low: tuple[Square, ...] = ()
     pinch: dict[tuple[int, int], int] | None = None
+    at_ends: list[tuple[int, int, int, int, int]] | None = None
     for x0, y0, x1, y1, cats, tag in things:
         if x1 < lo_x or x0 > hi_x or y1 < lo_y or y0 > hi_y:
             continue
         code, vx, vy = contact(ax, ay, dx, dy, x0, y0, x1, y1)
         if code <= ENDPOINT:
+            if code == ENDPOINT and cats & B_LOE and owners[vx] is not None:
+                if at_ends is None:
+                    at_ends = []
+                at_ends.append((vx, x0, y0, x1, y1))
             continue
         if code in (INTERIOR, CROSS):
             if cats & B_LOE:
@@ -363,6 +454,13 @@ def segment_flags(
             if mask == 3:
                 return B_LOE, low
             pinch[(vx, vy)] = mask
+    if at_ends:
+        for end in (0, 1):
+            here = [t[1:] for t in at_ends if t[0] == end]
+            if here:
+                px, py, sx, sy = (ax, ay, dx, dy) if end == 0 else (bx, by, -dx, -dy)
+                if sealed_at_end(px, py, sx, sy, _scaled(owners[end], 1), here):
+                    return B_LOE, low
     return bits, low
 
 
@@ -412,9 +510,12 @@ def _line_exists(
     things = things_between(grid, box_a, box_b, extra)
     if not any(t[4] & (B_LOS if sight else B_LOE) for t in things):
         return True
+    owners = owner_boxes(a, b)
     for p in starts:
         for q in goals:
-            hits = trace(p, q, things, options=options)
+            if p == q:
+                continue  # a shared corner is no line
+            hits = trace(p, q, things, owners=owners, options=options)
             if not (hits.los_blocked if sight else hits.loe_blocked):
                 return True
     return False

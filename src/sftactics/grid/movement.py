@@ -27,8 +27,10 @@ if it goes diagonally past a hard corner (MOV-11). Creatures (``occupants``, as 
 
 Running and charging may not enter difficult terrain (MOV-17). Squeezing: a Small or Medium creature squeezes
 through narrow squares; a creature of two squares or more squeezes into a space half as wide (a Large creature
-through a one-square passage), shrinking and growing back within its space at no cost (MOV-19). The caller applies
-the rest of the entangled condition; the grid already charges the half speed.
+through a one-square passage): it shrinks into part of its space and later grows back around where it is, at no
+cost but never twice in a row, pays double for every square it moves while squeezed, and may stop squeezed only
+where its full space does not fit (MOV-19). The caller applies the rest of the entangled condition; the grid
+already charges the half speed.
 
 Threat: ``threats`` maps each enemy to the squares it threatens; every step that leaves a space with a square
 threatened by an enemy is reported as a :class:`Provocation`, so attacks of opportunity can be resolved before the
@@ -208,6 +210,12 @@ def _fits(
 ) -> tuple[list[bool], list[int], list[bool]]:
     """Per anchor: whether a side x side space fits there, its terrain doublings and whether it is narrow."""
     w, h, cells = grid.width, grid.height, grid.cells
+    if side == 1:
+        return (
+            [not c & blocked for c in cells],
+            [int(bool(c & difficult)) for c in cells],
+            [bool(c & narrow) for c in cells],
+        )
     edges = grid.blocking_edges if walls else frozenset()
     points = grid.hard_points if walls else frozenset()
     n = w * h
@@ -265,8 +273,15 @@ def _steps_table(
             nidx = ny * w + nx
             if not fits[nidx]:
                 continue
-            if walls and _crossing_blocked(x, y, side, dx, dy, edges, points):
-                continue
+            if walls:
+                if side == 1:  # the common case, inline
+                    if dx and dy:
+                        if (x + (dx > 0), y + (dy > 0)) in points:
+                            continue
+                    elif (x + (dx > 0), y + (dy > 0), 0 if dx else 1) in edges:
+                        continue
+                elif _crossing_blocked(x, y, side, dx, dy, edges, points):
+                    continue
             row.append((nidx, di, bool(dx and dy), tdbl[nidx], narrows[nidx]))
         table[idx] = tuple(row)
     grid.memo[key] = (table, fits)

@@ -15,13 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from sftactics.grid.geometry import FEET_PER_SQUARE, Footprint, Square, as_footprint, count_squares
+from sftactics.grid.lines import has_line_of_effect
+from sftactics.grid.map import Feature, GridMap
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
-
-if TYPE_CHECKING:
-    from sftactics.grid.map import GridMap
 
 
 class Size(StrEnum):
@@ -152,13 +150,11 @@ def threatened_squares(
                 continue
             out.add((x, y))
     if grid is not None:
-        from sftactics.grid.lines import has_line_of_effect
-
         out = {
             s
             for s in out
             if grid.in_bounds(s)
-            and not grid.cells[s[1] * grid.width + s[0]] & 1
+            and not grid.cells[s[1] * grid.width + s[0]] & Feature.SOLID
             and (space.contains(s) or has_line_of_effect(grid, space, Footprint(s[0], s[1])))
         }
     return frozenset(out)
@@ -181,8 +177,19 @@ class Body:
     side: str = ""
 
     @classmethod
-    def at(cls, position: Square, size: Size = Size.MEDIUM, **kw: object) -> Body:
-        return cls(footprint(position, size), size, **kw)  # type: ignore[arg-type]
+    def at(
+        cls,
+        position: Square,
+        size: Size = Size.MEDIUM,
+        *,
+        reach_ft: int | None = None,
+        reach_weapon: bool = False,
+        long: bool = False,
+        armed: bool = True,
+        side: str = "",
+    ) -> Body:
+        """A body whose space's top-left square is ``position``."""
+        return cls(footprint(position, size), size, reach_ft, reach_weapon, long, armed, side)
 
     @property
     def reach(self) -> int:

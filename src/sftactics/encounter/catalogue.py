@@ -1,0 +1,70 @@
+"""Every combat action of the Core Rulebook's action sidebar (ACT-08), its kind, and how the engine takes it.
+
+``command`` is the engine command that performs it, or None where the action is not automated yet (the note
+says what is missing). Fight defensively is a choice on an attack (standard) or a full attack (full), and ready
+costs a standard action although the sidebar lists it among the other actions (inventory §22, ACT-08).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["standard", "move", "swift", "full", "reaction", "other"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionInfo:
+    name: str
+    kind: Kind
+    rule: str
+    command: str | None
+    note: str = ""
+
+
+ACTIONS: tuple[ActionInfo, ...] = (
+    # standard actions
+    ActionInfo("activate an item", "standard", "ACT-10", None, "item effects come with the content issue"),
+    ActionInfo("attack", "standard", "ACT-11", "attack"),
+    ActionInfo("cast a spell", "standard", "ACT-12", None, "spells are outside this engine's seeds"),
+    ActionInfo("combat maneuver", "standard", "ACT-13", None, "maneuvers come with the combat actions issue"),
+    ActionInfo("concentrate to maintain a spell", "standard", "ACT-14", None, "spells"),
+    ActionInfo("covering fire", "standard", "ACT-15", None, "combat actions issue"),
+    ActionInfo("dismiss a spell", "standard", "ACT-16", None, "spells"),
+    ActionInfo("feint", "standard", "ACT-17", None, "combat actions issue"),
+    ActionInfo("fight defensively", "standard", "ACT-18", "attack", "attack with fight_defensively: true"),
+    ActionInfo("harrying fire", "standard", "ACT-19", None, "combat actions issue"),
+    ActionInfo("total defense", "standard", "ACT-20", "total_defense"),
+    ActionInfo("use a special ability", "standard", "ACT-21", None, "combat actions issue"),
+    # move actions
+    ActionInfo("crawl", "move", "ACT-30", None, "combat actions issue"),
+    ActionInfo("direct or redirect an effect", "move", "ACT-31", None, "spells"),
+    ActionInfo("draw or sheathe a weapon", "move", "ACT-32", None, "combat actions issue"),
+    ActionInfo("guarded step", "move", "ACT-33", None, "combat actions issue"),
+    ActionInfo("manipulate an item", "move", "ACT-34", None, "combat actions issue"),
+    ActionInfo("move your speed", "move", "ACT-35", "move"),
+    ActionInfo("reload", "move", "ACT-36", None, "combat actions issue"),
+    ActionInfo("stand up", "move", "ACT-37", "stand_up"),
+    # swift actions
+    ActionInfo("change grips", "swift", "ACT-40", None, "combat actions issue"),
+    ActionInfo("drop prone", "swift", "ACT-41", "drop_prone"),
+    # full actions
+    ActionInfo("charge", "full", "ACT-50", None, "combat actions issue"),
+    ActionInfo("coup de grace", "full", "ACT-51", None, "combat actions issue"),
+    ActionInfo("fight defensively", "full", "ACT-52", "full_attack", "full_attack with fight_defensively: true"),
+    ActionInfo("full attack", "full", "ACT-53", "full_attack"),
+    ActionInfo("run", "full", "ACT-54", None, "combat actions issue"),
+    ActionInfo("withdraw", "full", "ACT-55", None, "combat actions issue"),
+    # reactions
+    ActionInfo("attack of opportunity", "reaction", "ACT-60", None, "combat actions issue"),
+    # other actions
+    ActionInfo("combat banter", "other", "ACT-70", None, "no action: say it"),
+    ActionInfo("delay", "other", "ACT-71", "delay"),
+    ActionInfo("drop an item", "other", "ACT-72", None, "combat actions issue"),
+    ActionInfo("ready an action", "standard", "ACT-73", "ready", "listed under other actions; costs a standard"),
+    ActionInfo("use a skill", "other", "ACT-74", "first_aid", "first aid (Medicine) only so far"),
+)
+
+
+def by_name(name: str) -> list[ActionInfo]:
+    return [a for a in ACTIONS if a.name == name]
