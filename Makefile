@@ -5,7 +5,7 @@ PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed-stamp
 SFT     = $(VENV)/bin/sftactics
 
-.PHONY: setup test lint format demo clean
+.PHONY: setup test lint format demo docs clean
 
 setup: $(STAMP)
 
@@ -33,6 +33,10 @@ demo: $(STAMP)
 	$(SFT) attack examples/statblocks/vesk-soldier.yaml examples/statblocks/ksarik.yaml --weapon "tactical doshko" --dice 20,6,8
 	@echo
 	$(SFT) odds "1d20+10" --ac 14 --damage "1d6+5"
+
+docs: $(STAMP)
+	for k in statblock scenario; do $(SFT) schema $$k > docs/$$k.schema.json; done
+	for k in options conditions commands; do $(SFT) schema $$k > docs/$$k.md; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

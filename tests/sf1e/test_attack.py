@@ -185,3 +185,25 @@ def test_damage_from_one_attack_never_leaves_hp_out_of_range(faces: list[int], w
     assert 0 <= r.defender.state.hp <= target.state.hp
     lost = target.state.hp - r.defender.state.hp
     assert lost == (r.damage.amount if r.damage is not None else 0) or r.defender.state.hp == 0
+
+
+@pytest.mark.rule("MOD-04", "GEN-15")
+def test_concealment_miss_chance_is_rolled_on_a_hit() -> None:
+    s = Situation(miss_chance=20, miss_reason="smoke")
+    missed = resolve_attack(pc(), npc(), "baton", ScriptedDice([15, 20]), s)
+    assert not missed.hit and "d% 20, the attack misses" in missed.concealment
+    through = resolve_attack(pc(), npc(), "baton", ScriptedDice([15, 21, 2]), s)
+    assert through.hit and through.damage is not None and through.damage.amount == 5
+
+
+@pytest.mark.rule("MOD-05")
+def test_total_concealment_is_a_50_percent_miss_chance() -> None:
+    s = Situation(miss_chance=50)
+    assert not resolve_attack(pc(), npc(), "baton", ScriptedDice([15, 50]), s).hit
+    assert resolve_attack(pc(), npc(), "baton", ScriptedDice([15, 51, 2]), s).hit
+
+
+def test_no_miss_chance_roll_on_a_miss() -> None:
+    dice = ScriptedDice([2])
+    r = resolve_attack(pc(), npc(), "baton", dice, Situation(miss_chance=20))
+    assert not r.hit and len(dice.history) == 1

@@ -10,12 +10,14 @@ from sftactics.core.breakdown import Term
 from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import RuleViolation, SftError
 from sftactics.dice import parse
-from sftactics.encounter import budget, flow, space, timing
+from sftactics.encounter import budget, flow, movement, reactions, space, timing
 from sftactics.encounter.commands import (
     AddCondition,
     Attack,
     Begin,
+    Charge,
     Command,
+    Crawl,
     Damage,
     Delay,
     DropProne,
@@ -23,23 +25,28 @@ from sftactics.encounter.commands import (
     EndTurn,
     FirstAid,
     FullAttack,
+    GuardedStep,
     Heal,
     Join,
+    MinimumMove,
     Move,
     Ready,
     RemoveCondition,
     Resume,
+    Run,
     StabilizeWithResolve,
     StandUp,
     StayInTheFight,
     TotalDefense,
     Trigger,
+    Withdraw,
     parse_command,
 )
 from sftactics.encounter.events import (
     ActionSpent,
     AttackMade,
     CheckMade,
+    CombatantChanged,
     CombatEnded,
     InitiativeChanged,
     Moved,
@@ -48,6 +55,9 @@ from sftactics.encounter.events import (
 )
 from sftactics.encounter.state import Combatant, ReadiedAction
 from sftactics.encounter.tx import Tx
+from sftactics.grid import geometry
+from sftactics.grid.geometry import Footprint
+from sftactics.grid.space import reach_covers
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import injury, stats
 from sftactics.sf1e.attack import Situation, resolve_attack
@@ -123,21 +133,30 @@ def _fight_defensively(tx: Tx, c: Combatant, rule: str) -> None:
     )
 
 
-def _one_attack(
-    tx: Tx, attacker_id: str, target_id: str, weapon: Weapon, extra: list[Term], *, nonlethal: bool = False
+def one_attack(
+    tx: Tx,
+    attacker_id: str,
+    target_id: str,
+    weapon: Weapon,
+    extra: list[Term],
+    *,
+    nonlethal: bool = False,
+    reaction: bool = False,
 ) -> None:
+    """One attack roll with everything the positions give (reach, range, cover, flanking, concealment)."""
     s = tx.state
     attacker, target = s.get(attacker_id), s.get(target_id)
-    geo_attack, geo_ac, notes = space.attack_geometry(s, attacker, target, weapon)
+    geo = space.attack_geometry(s, attacker, target, weapon)
     situation = Situation(
-        attack_terms=(*geo_attack, *extra),
-        ac_terms=tuple(geo_ac),
+        attack_terms=(*geo.attack_terms, *extra),
+        ac_terms=geo.ac_terms,
         nonlethal=nonlethal,
         zero_gravity=s.gravity == "zero",
-        ctx=injury.InjuryContext(round=s.timeline.round, own_turn=False),
+        miss_chance=geo.miss_chance,
+        miss_reason=geo.miss_reason,
+        ctx=injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == target_id),
     )
     result = resolve_attack(attacker.creature, target.creature, weapon, tx.dice, situation, s.options)
-    lines = [*notes, *result.lines()]
     tx.emit(
         AttackMade(
             attacker=attacker_id,
@@ -146,19 +165,39 @@ def _one_attack(
             hit=result.hit,
             critical=result.critical,
             damage=None if result.damage is None else result.damage.amount,
-            lines=tuple(lines),
+            lines=(*geo.notes, *result.lines()),
+            reaction=reaction,
         )
     )
     tx.creature(target_id, result.defender)
-    tx.emit(
-        _bump(tx, attacker_id),
-    )
+    if not reaction:
+        tx.emit(CombatantChanged(id=attacker_id, changes={"attacks_this_turn": attacker.attacks_this_turn + 1}))
 
 
-def _bump(tx: Tx, cid: str) -> Any:
-    from sftactics.encounter.events import CombatantChanged
+def execute_move(tx: Tx, cid: str, plan: movement.MovePlan, kind: str) -> None:
+    """Move along ``plan``, stopping for attacks of opportunity where the mover leaves a threatened square
+    (AOO-06, AOO-08): the attack comes first; a mover that drops stays where it was."""
+    pos = plan.positions
+    done = 0
+    pending = list(plan.provocations)
+    for step, enemy in pending:
+        if step > done:
+            _segment(tx, cid, plan, done, step, kind)
+            done = step
+        reactions.attack_of_opportunity(tx, enemy, cid, f"leaves a threatened square ({pos[step][0]},{pos[step][1]})")
+        if tx.state.get(cid).out_of_fight or tx.state.result is not None:
+            tx.note(f"{cid}'s movement ends at {pos[done][0]},{pos[done][1]}", "AOO-08")
+            return
+    if done < len(pos) - 1:
+        _segment(tx, cid, plan, done, len(pos) - 1, kind)
 
-    return CombatantChanged(id=cid, changes={"attacks_this_turn": tx.state.get(cid).attacks_this_turn + 1})
+
+def _segment(tx: Tx, cid: str, plan: movement.MovePlan, a: int, b: int, kind: str) -> None:
+    path = plan.positions[a : b + 1]
+    cost = sum(plan.costs[a:b])
+    diagonals = sum(1 for d in plan.diagonal[a:b] if d)
+    lines = plan.lines if a == 0 else (f"{cid} {kind}s on: {' -> '.join(f'{x},{y}' for x, y in path)}",)
+    tx.emit(Moved(id=cid, path=path, cost_ft=cost, diagonals=diagonals, lines=lines))
 
 
 # ---------------------------------------------------------------- handlers
@@ -174,12 +213,17 @@ def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
     weapon = _weapon(c, cmd.weapon)
     slot = _slot(tx, c, "standard", "an attack", ctx)
-    _target(tx, c, cmd.target)
+    target = _target(tx, c, cmd.target)
+    space.attack_geometry(tx.state, c, target, weapon)  # out of reach or range: refused before anything happens
     _spend(tx, c, "standard", f"attack {cmd.target} with {weapon.name}", "ACT-11", ctx, slot)
     if cmd.fight_defensively:
         _fight_defensively(tx, c, "ACT-18")
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target, defensive=True)
-    _one_attack(tx, c.id, cmd.target, weapon, [], nonlethal=cmd.nonlethal)
+    if not weapon.is_melee:
+        reactions.provoke_all(tx, c.id, "makes a ranged attack while threatened (AOO-12)")
+        if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
+            return
+    one_attack(tx, c.id, cmd.target, weapon, [], nonlethal=cmd.nonlethal)
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target)
 
 
@@ -196,24 +240,173 @@ def do_full_attack(tx: Tx, cmd: FullAttack, ctx: Ctx) -> None:
     if cmd.fight_defensively:
         _fight_defensively(tx, c, "ACT-52")
     penalty = [Term(-4, "full attack", "ACT-53")]
+    space.attack_geometry(tx.state, c, tx.state.get(cmd.target), w1)
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target, defensive=True)
-    _one_attack(tx, c.id, cmd.target, w1, penalty)
+    if not (w1.is_melee and w2.is_melee):
+        reactions.provoke_all(tx, c.id, "makes a ranged attack while threatened (AOO-12)")
+        if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
+            return
+    one_attack(tx, c.id, cmd.target, w1, penalty)
     if not tx.state.get(t2).creature.has("dead") and not tx.state.get(c.id).out_of_fight:
-        _one_attack(tx, c.id, t2, w2, penalty)
+        one_attack(tx, c.id, t2, w2, penalty)
     else:
         tx.note(f"{c.id}'s second attack has no living target", "ACT-53")
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target)
 
 
 def do_move(tx: Tx, cmd: Move, ctx: Ctx) -> None:
-    from sftactics.encounter import movement
-
     c = _actor(tx, cmd.actor, ctx)
+    _no_move_while(c, "off-kilter", "CON-23")
     slot = _slot(tx, c, "move", "move", ctx)
-    path, cost, diagonals, lines = movement.plan(tx.state, c, to=cmd.to, path=cmd.path)
+    threats = reactions.threats_against(tx.state, c)
+    plan = movement.plan(tx.state, c, to=cmd.to, path=cmd.path, threats=threats)
     _spend(tx, c, "move", "move", "ACT-35", ctx, slot)
-    tx.emit(Moved(id=c.id, path=path, cost_ft=cost, diagonals=diagonals, lines=tuple(lines)))
+    execute_move(tx, c.id, plan, "move")
     fire_readied(tx, mover=c.id)
+
+
+def _no_move_while(c: Combatant, condition: str, rule: str) -> None:
+    if c.creature.has(condition) or condition in cond.active(c.creature):
+        raise RuleViolation(rule, f"{c.id} cannot do that while {condition}")
+
+
+def _no_run_or_charge(c: Combatant, what: str) -> None:
+    """Entangled, fatigued and exhausted creatures cannot run or charge (CON-14, CON-15, CON-17)."""
+    for name, d in cond.active(c.creature).items():
+        if d.no_run_charge:
+            raise RuleViolation(d.rule, f"{c.id} cannot {what} while {name}")
+
+
+def do_guarded_step(tx: Tx, cmd: GuardedStep, ctx: Ctx) -> None:
+    """ACT-33: 5 ft without provoking; not while off-kilter; not into difficult terrain (option default)."""
+    c = _actor(tx, cmd.actor, ctx)
+    _no_move_while(c, "off-kilter", "CON-23")
+    slot = _slot(tx, c, "move", "guarded step", ctx)
+    plan = movement.plan(tx.state, c, to=cmd.to, path=None, budget_ft=5, what="takes a guarded step", rule="ACT-33")
+    if len(plan.positions) != 2:
+        raise RuleViolation("ACT-33", "a guarded step moves exactly one square")
+    _spend(tx, c, "move", "guarded step", "ACT-33", ctx, slot)
+    execute_move(tx, c.id, plan, "step")
+    fire_readied(tx, mover=c.id)
+
+
+def do_crawl(tx: Tx, cmd: Crawl, ctx: Ctx) -> None:
+    """ACT-30: a prone creature crawls 5 ft as a move action; it provokes like any movement."""
+    c = _actor(tx, cmd.actor, ctx)
+    if not c.creature.has("prone"):
+        raise RuleViolation("ACT-30", f"{c.id} must be prone to crawl")
+    _no_move_while(c, "off-kilter", "CON-23")
+    slot = _slot(tx, c, "move", "crawl", ctx)
+    threats = reactions.threats_against(tx.state, c)
+    plan = movement.plan(tx.state, c, to=cmd.to, path=None, budget_ft=5, threats=threats, what="crawls",
+                         rule="ACT-30")  # fmt: skip
+    _spend(tx, c, "move", "crawl", "ACT-30", ctx, slot)
+    execute_move(tx, c.id, plan, "crawl")
+
+
+def do_withdraw(tx: Tx, cmd: Withdraw, ctx: Ctx) -> None:
+    """ACT-55: up to double speed; leaving the starting square provokes nothing from enemies it can see."""
+    c = _actor(tx, cmd.actor, ctx)
+    if c.creature.has("blinded") and not any(k in c.creature.stat.senses for k in ("blindsight",)):
+        raise RuleViolation("ACT-55", f"{c.id} is blinded and has no other precise sense: it cannot withdraw")
+    slot = _slot(tx, c, "full", "withdraw", ctx)
+    threats = reactions.threats_against(tx.state, c)
+    speed = stats.speed(c.creature).total
+    plan = movement.plan(tx.state, c, to=cmd.to, path=cmd.path, budget_ft=2 * speed, threats=threats,
+                         start_exempt=frozenset(threats), what="withdraws", rule="ACT-55")  # fmt: skip
+    _spend(tx, c, "full", "withdraw", "ACT-55", ctx, slot)
+    execute_move(tx, c.id, plan, "withdraw")
+    fire_readied(tx, mover=c.id)
+
+
+def do_run(tx: Tx, cmd: Run, ctx: Ctx) -> None:
+    """ACT-54: up to four times speed in a straight line, not through difficult terrain; flat-footed until
+    the start of the next turn (§22 default); provokes as movement."""
+    c = _actor(tx, cmd.actor, ctx)
+    _no_run_or_charge(c, "run")
+    slot = _slot(tx, c, "full", "run", ctx)
+    threats = reactions.threats_against(tx.state, c)
+    speed = stats.speed(c.creature).total
+    plan = movement.plan(tx.state, c, to=cmd.to, path=cmd.path, budget_ft=4 * speed, threats=threats,
+                         running=True, what="runs", rule="ACT-54")  # fmt: skip
+    if not movement.straight(plan):
+        raise RuleViolation("ACT-54", "running goes in a straight line")
+    _spend(tx, c, "full", "run", "ACT-54", ctx, slot)
+    tx.start_effect(c.id, "running", expires=timing.until_start_of_next_turn(tx.state, c.id),
+                    condition=ConditionInstance(name="flat-footed", source="running"), rule="ACT-54")  # fmt: skip
+    new = cond.add_condition(tx.state.creature(c.id), ConditionInstance(name="flat-footed", source="running"))
+    tx.creature(c.id, new, [f"{c.id} is flat-footed while running (ACT-54)"])
+    execute_move(tx, c.id, plan, "run")
+    fire_readied(tx, mover=c.id)
+
+
+def do_minimum_move(tx: Tx, cmd: MinimumMove, ctx: Ctx) -> None:
+    """ACT-56: as a full action, 5 ft in any direction whatever the speed penalties, if it can move at all;
+    it provokes (it is not a guarded step)."""
+    c = _actor(tx, cmd.actor, ctx)
+    if stats.speed(c.creature).total <= 0 and any(d.speed == "zero" for d in cond.active(c.creature).values()):
+        raise RuleViolation("ACT-56", f"{c.id} cannot move at all")
+    slot = _slot(tx, c, "full", "minimum movement", ctx)
+    threats = reactions.threats_against(tx.state, c)
+    plan = movement.plan(tx.state, c, to=cmd.to, path=None, budget_ft=5, threats=threats,
+                         what="moves (minimum movement)", rule="ACT-56")  # fmt: skip
+    _spend(tx, c, "full", "minimum movement", "ACT-56", ctx, slot)
+    execute_move(tx, c.id, plan, "move")
+
+
+def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
+    """ACT-50: up to double speed straight to the nearest square from which it can attack, at least 10 ft,
+    through a clear path (no creatures, nothing that slows), then one melee attack at -2; -2 AC until the start
+    of its next turn."""
+    c = _actor(tx, cmd.actor, ctx)
+    _no_run_or_charge(c, "charge")
+    weapon = _weapon(c, cmd.weapon)
+    if not weapon.is_melee:
+        raise RuleViolation("ACT-50", "a charge ends with a melee attack")
+    target = _target(tx, c, cmd.target)
+    slot = _slot(tx, c, "full", "charge", ctx)
+    speed = stats.speed(c.creature).total
+    me = space.footprint(c)
+    fp_t = space.footprint(target)
+    if me is None or fp_t is None:
+        raise RuleViolation("ACT-50", "charging needs positions on a map")
+    reach = space.weapon_reach(c, weapon)
+
+    def can_hit(fp: Footprint) -> bool:
+        return any(reach_covers(fp, sq, reach) for sq in fp_t.squares)
+
+    if can_hit(me):
+        raise RuleViolation("ACT-50", f"{c.id} can already attack {target.id}: no need to charge")
+    squares = movement.attack_squares(tx.state, c, target, can_hit)
+    if not squares:
+        raise RuleViolation("ACT-50", f"no square lets {c.id} attack {target.id}")
+    goal = squares[0]
+    straight_ft = geometry.footprint_distance_ft(me, Footprint(goal[0], goal[1], me.side))
+    if straight_ft < 10:
+        raise RuleViolation("ACT-50", "a charge must cover at least 10 ft")
+    if straight_ft > 2 * speed:
+        raise RuleViolation("ACT-50", f"the nearest square to attack from is {straight_ft} ft away (max {2 * speed})")
+    why_not = movement.clear_line(tx.state, c, goal)
+    if why_not is not None:
+        raise RuleViolation("ACT-50", f"no clear path for a charge: {why_not}")
+    threats = reactions.threats_against(tx.state, c)
+    plan = movement.plan(tx.state, c, to=goal, path=None, budget_ft=2 * speed, threats=threats, charging=True,
+                         running=True, what="charges", rule="ACT-50")  # fmt: skip
+    if plan.cost_ft != straight_ft:
+        why = f"the path to {goal} is not clear and straight ({plan.cost_ft} ft for {straight_ft})"
+        raise RuleViolation("ACT-50", why)
+    _spend(tx, c, "full", f"charge {target.id}", "ACT-50", ctx, slot)
+    tx.start_effect(
+        c.id,
+        "charging",
+        expires=timing.until_start_of_next_turn(tx.state, c.id),
+        modifiers=(ModifierSpec(selector="ac", value=-2, label="charged", rule="ACT-50"),),
+        rule="ACT-50",
+    )
+    execute_move(tx, c.id, plan, "charge")
+    if tx.state.get(c.id).out_of_fight or tx.state.get(target.id).creature.has("dead"):
+        return
+    one_attack(tx, c.id, target.id, weapon, [Term(-2, "charge", "ACT-50")])
 
 
 def do_total_defense(tx: Tx, cmd: TotalDefense, ctx: Ctx) -> None:
@@ -271,8 +464,6 @@ def do_resume(tx: Tx, cmd: Resume, ctx: Ctx) -> None:
     count = tx.state.get(last).initiative if last is not None else (tx.state.get(order[0]).initiative if order else 0)
     order.insert(at, c.id)
     tx.emit(InitiativeChanged(id=c.id, count=count or 0, order=tuple(order), why="came back in from delay (CF-16)"))
-    from sftactics.encounter.events import CombatantChanged
-
     tx.emit(CombatantChanged(id=c.id, changes={"delaying": False}))
     flow.start_turn(tx, c.id)
     if not flow.check_end(tx) and not flow.can_choose(tx.state, tx.state.get(c.id)):
@@ -457,6 +648,8 @@ def _kind_of(cmd: Command) -> str:
         "total_defense": "standard",
         "first_aid": "standard",
         "move": "move",
+        "guarded_step": "move",
+        "crawl": "move",
         "stand_up": "move",
         "drop_prone": "swift",
     }.get(cmd.type, "other")
@@ -522,6 +715,12 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "attack": do_attack,
     "full_attack": do_full_attack,
     "move": do_move,
+    "guarded_step": do_guarded_step,
+    "crawl": do_crawl,
+    "withdraw": do_withdraw,
+    "run": do_run,
+    "minimum_move": do_minimum_move,
+    "charge": do_charge,
     "total_defense": do_total_defense,
     "drop_prone": do_drop_prone,
     "stand_up": do_stand_up,

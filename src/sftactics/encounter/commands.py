@@ -56,6 +56,57 @@ class Move(_Cmd):
     path: tuple[tuple[int, int], ...] | None = None
 
 
+class GuardedStep(_Cmd):
+    """Move 5 ft to an adjacent square without provoking attacks of opportunity (ACT-33)."""
+
+    type: Literal["guarded_step"] = "guarded_step"
+    actor: str
+    to: tuple[int, int]
+
+
+class Crawl(_Cmd):
+    """A prone creature crawls 5 ft as a move action; it provokes as movement does (ACT-30)."""
+
+    type: Literal["crawl"] = "crawl"
+    actor: str
+    to: tuple[int, int]
+
+
+class Withdraw(_Cmd):
+    """Full action: up to double speed; the starting square is not threatened by foes it can see (ACT-55)."""
+
+    type: Literal["withdraw"] = "withdraw"
+    actor: str
+    to: tuple[int, int] | None = None
+    path: tuple[tuple[int, int], ...] | None = None
+
+
+class Run(_Cmd):
+    """Full action: up to four times speed in a straight line; flat-footed until the next turn (ACT-54)."""
+
+    type: Literal["run"] = "run"
+    actor: str
+    to: tuple[int, int] | None = None
+    path: tuple[tuple[int, int], ...] | None = None
+
+
+class Charge(_Cmd):
+    """Full action: up to double speed straight at a foe, then one melee attack at -2; -2 AC (ACT-50)."""
+
+    type: Literal["charge"] = "charge"
+    actor: str
+    target: str
+    weapon: str | None = None
+
+
+class MinimumMove(_Cmd):
+    """Full action: 5 ft in any direction even when penalties leave less speed (ACT-56)."""
+
+    type: Literal["minimum_move"] = "minimum_move"
+    actor: str
+    to: tuple[int, int]
+
+
 class TotalDefense(_Cmd):
     """+4 AC until the start of your next turn; no attacks of opportunity meanwhile (ACT-20)."""
 
@@ -201,6 +252,12 @@ Command = Annotated[
     | Attack
     | FullAttack
     | Move
+    | GuardedStep
+    | Crawl
+    | Withdraw
+    | Run
+    | Charge
+    | MinimumMove
     | TotalDefense
     | DropProne
     | StandUp

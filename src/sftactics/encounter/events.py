@@ -108,6 +108,7 @@ class AttackMade(_Ev):
     damage: int | None
     lines: tuple[str, ...]
     result: dict[str, Any] = Field(default_factory=dict)
+    reaction: bool = False  # an attack of opportunity
 
 
 class CheckMade(_Ev):

@@ -1,35 +1,55 @@
-"""Planning a move action for a combatant: the grid's path finder with the creature's speed and the other
-combatants as allies, enemies or helpless bodies (ACT-35, MOV-05..20).
+"""Planning movement for a combatant: the grid's path finder with the creature's speed and the other combatants
+as allies, enemies or helpless bodies (ACT-30..35, ACT-50, ACT-54..56, MOV-05..20).
 
-One move action moves up to the creature's speed (after conditions and armor, MOV-06); a second move action
-is a second command (a double move). The 1-2 diagonal count carries over between the moves of one turn
-(MOV-10 default).
+One move action moves up to the creature's speed (after conditions and armor, MOV-06); a second move action is
+a second command (a double move). The 1-2 diagonal count carries over between the moves of one turn (MOV-10
+default). The plan lists where the mover leaves a square threatened by an enemy, so attacks of opportunity can
+be resolved before it goes on (AOO-06, AOO-08).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import space
 from sftactics.encounter.state import Combatant, Encounter
-from sftactics.grid.geometry import count_squares
-from sftactics.grid.movement import Mover, Occupant, find_path, price_path
+from sftactics.grid.geometry import Footprint, count_squares, footprint_distance_ft
+from sftactics.grid.movement import Mover, Occupant, PricedPath, find_path, price_path
 from sftactics.grid.space import Size
+from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import stats
 
 Square = tuple[int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """Where the mover goes: every position (start first), the cost and diagonal flag of each step, and the
+    steps that leave a threatened square (step index, enemy)."""
+
+    positions: tuple[Square, ...]
+    costs: tuple[int, ...]
+    diagonal: tuple[bool, ...]
+    provocations: tuple[tuple[int, str], ...]
+    lines: tuple[str, ...]
+
+    @property
+    def cost_ft(self) -> int:
+        return sum(self.costs)
+
+
 def occupants(state: Encounter, mover: Combatant) -> dict[Square, Occupant]:
     out: dict[Square, Occupant] = {}
     for c in state.combatants.values():
-        if c.id == mover.id or c.position is None or c.fled:
+        if c.id == mover.id or c.position is None or c.fled or c.creature.has("dead"):
             continue
         fp = space.footprint(c)
         assert fp is not None
-        cr = c.creature
-        if "helpless" in _conditions(c):
+        active = cond.active(c.creature)
+        if "helpless" in active:
             kind = Occupant.HELPLESS
-        elif cr.has("paralyzed"):
+        elif "paralyzed" in active:
             kind = Occupant.PARALYZED
         elif c.side == mover.side:
             kind = Occupant.ALLY
@@ -40,63 +60,145 @@ def occupants(state: Encounter, mover: Combatant) -> dict[Square, Occupant]:
     return out
 
 
-def _conditions(c: Combatant) -> set[str]:
-    from sftactics.sf1e import conditions as cond
-
-    return set(cond.active(c.creature))
-
-
-def mover_for(c: Combatant) -> Mover:
+def mover_for(c: Combatant, *, speed: int | None = None, charging: bool = False, running: bool = False) -> Mover:
     return Mover(
         size=Size(c.creature.stat.size),
-        speed=stats.speed(c.creature).total,
+        speed=stats.speed(c.creature).total if speed is None else speed,
         incorporeal=c.creature.stat.incorporeal,
+        charging=charging,
+        running=running,
     )
 
 
 def plan(
-    state: Encounter, c: Combatant, *, to: Square | None, path: tuple[Square, ...] | None
-) -> tuple[tuple[Square, ...], int, int, list[str]]:
-    """(path with start, cost in feet, diagonals counted, explanation) for one move action, or RuleViolation."""
+    state: Encounter,
+    c: Combatant,
+    *,
+    to: Square | None,
+    path: tuple[Square, ...] | None,
+    budget_ft: int | None = None,
+    threats: dict[str, frozenset[Square]] | None = None,
+    start_exempt: frozenset[str] = frozenset(),
+    charging: bool = False,
+    running: bool = False,
+    what: str = "moves",
+    rule: str = "ACT-35",
+) -> MovePlan:
+    """A legal path within ``budget_ft`` (default: the speed) to ``to`` or along ``path``; RuleViolation if
+    there is none."""
     if c.position is None:
         raise RuleViolation("MOV-05", f"{c.id} has no position on the map")
     if (to is None) == (path is None):
-        raise RuleViolation("ACT-35", "a move needs either a destination ('to') or a 'path'")
+        raise RuleViolation(rule, "a move needs either a destination ('to') or a 'path'")
     speed_bd = stats.speed(c.creature)
-    speed = speed_bd.total
-    if speed <= 0:
+    if speed_bd.total <= 0 and budget_ft is None:
         raise RuleViolation("MOV-06", f"{c.id} cannot move ({speed_bd.describe()})")
+    budget = speed_bd.total if budget_ft is None else budget_ft
     grid = state.grid
-    mover = mover_for(c)
     if grid is None:
         goal = to if to is not None else (path[-1] if path else c.position)
         dx, dy = abs(goal[0] - c.position[0]), abs(goal[1] - c.position[1])
         cost = 5 * count_squares(dx, dy, c.diagonals)
-        if cost > speed:
-            raise RuleViolation("ACT-35", f"{goal} is {cost} ft away; {c.id} moves {speed} ft per move action")
+        if cost > budget:
+            raise RuleViolation(rule, f"{goal} is {cost} ft away; {c.id} may move {budget} ft")
         taken = _occupied(state, c, goal)
         if taken:
             raise RuleViolation("MOV-16", f"{c.id} cannot end its move in {taken}'s square")
-        return (c.position, goal), cost, min(dx, dy), [f"{c.id} moves {cost} ft to {goal} ({speed_bd.describe()})"]
+        line = f"{c.id} {what} {cost} ft to {goal[0]},{goal[1]}"
+        return MovePlan((c.position, goal), (cost,), (dx > 0 and dy > 0,), (), (line,))
     occ = occupants(state, c)
+    mover = mover_for(c, speed=budget, charging=charging, running=running)
+    priced: PricedPath
     if path is not None:
-        priced = price_path(grid, c.position, list(path), mover, occupants=occ, diagonals_before=c.diagonals)
-        if priced.cost_ft > speed:
-            raise RuleViolation(
-                "ACT-35", f"that path costs {priced.cost_ft} ft; {c.id} moves {speed} ft per move action"
-            )
+        priced = price_path(grid, c.position, list(path), mover, occupants=occ, threats=threats,
+                            start_exempt=start_exempt, diagonals_before=c.diagonals)  # fmt: skip
+        if priced.cost_ft > budget:
+            raise RuleViolation(rule, f"that path costs {priced.cost_ft} ft; {c.id} may move {budget} ft")
         if not priced.end_legal:
             raise RuleViolation("MOV-16", f"{c.id} cannot end its move in an occupied square")
     else:
         assert to is not None
-        found = find_path(grid, c.position, to, mover, occupants=occ, budget_ft=speed, diagonals_before=c.diagonals)
+        found = find_path(grid, c.position, to, mover, occupants=occ, threats=threats, start_exempt=start_exempt,
+                          budget_ft=budget, diagonals_before=c.diagonals)  # fmt: skip
         if found is None:
-            raise RuleViolation("ACT-35", f"{c.id} has no legal path to {to} within {speed} ft")
+            raise RuleViolation(rule, f"{c.id} has no legal path to {to} within {budget} ft")
         priced = found
     squares = priced.squares
-    diagonals = priced.diagonals - c.diagonals
-    line = f"{c.id} moves {priced.cost_ft} ft: {' -> '.join(f'{x},{y}' for x, y in squares)} (speed {speed} ft)"
-    return squares, priced.cost_ft, diagonals, [line]
+    provs = tuple(sorted((p.step, p.enemy) for p in priced.provocations))
+    line = f"{c.id} {what} {priced.cost_ft} ft: {' -> '.join(f'{x},{y}' for x, y in squares)} (up to {budget} ft)"
+    return MovePlan(
+        squares,
+        tuple(s.cost_ft for s in priced.steps),
+        tuple(s.diagonal for s in priced.steps),
+        provs,
+        (line,),
+    )
+
+
+def straight(plan_: MovePlan) -> bool:
+    """All steps in one direction (run, ACT-54)."""
+    steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(plan_.positions, plan_.positions[1:], strict=False)}
+    return len(steps) <= 1
+
+
+def attack_squares(state: Encounter, c: Combatant, target: Combatant, reach_ok: object) -> list[Square]:
+    """Squares from which ``c`` could attack ``target`` (``reach_ok(footprint) -> bool``)."""
+    grid = state.grid
+    fp_t = space.footprint(target)
+    me = space.footprint(c)
+    if grid is None or fp_t is None or me is None:
+        return []
+    out = []
+    for y in range(grid.height):
+        for x in range(grid.width):
+            fp = Footprint(x, y, me.side)
+            if grid.fits(fp) and reach_ok(fp):  # type: ignore[operator]
+                out.append((x, y))
+
+    def key(sq: Square) -> tuple[int, int, Square]:
+        dist = footprint_distance_ft(me, Footprint(sq[0], sq[1], me.side))
+        # among equally near squares, the one most directly toward the target
+        cx, cy = fp_t.x + fp_t.side / 2, fp_t.y + fp_t.side / 2
+        ox, oy = me.x + me.side / 2, me.y + me.side / 2
+        px, py = sq[0] + me.side / 2, sq[1] + me.side / 2
+        off = abs((cx - ox) * (py - oy) - (cy - oy) * (px - ox))
+        return (dist, round(off * 1000), sq)
+
+    out.sort(key=key)
+    return out
+
+
+def clear_line(state: Encounter, c: Combatant, goal: Square) -> str | None:
+    """Why the straight line from ``c``'s space to ``goal`` is not clear for a charge (ACT-50), or None: every
+    square the line crosses must be free of walls, obstacles, difficult terrain and creatures (helpless ones
+    excepted)."""
+    from sftactics.grid.map import Feature
+
+    grid = state.grid
+    me = space.footprint(c)
+    if grid is None or me is None:
+        return None
+    bad = Feature.SOLID | Feature.IMPASSABLE | Feature.COVER | Feature.DIFFICULT | Feature.LOW
+    occ = occupants(state, c)
+    x0, y0 = me.x + me.side / 2, me.y + me.side / 2
+    x1, y1 = goal[0] + me.side / 2, goal[1] + me.side / 2
+    n = int(max(abs(x1 - x0), abs(y1 - y0)) * 8) + 1
+    half = me.side / 2
+    for i in range(n + 1):
+        t = i / n
+        cx, cy = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        # the squares the mover's space covers at this point of the line
+        for sx in range(int(cx - half + 1e-9), int(cx + half - 1e-9) + 1):
+            for sy in range(int(cy - half + 1e-9), int(cy + half - 1e-9) + 1):
+                sq = (sx, sy)
+                if me.contains(sq):
+                    continue
+                if not grid.in_bounds(sq) or grid.features(sq) & bad:
+                    return f"the line to {goal} crosses {sq}, which blocks or slows movement"
+                who = occ.get(sq)
+                if who is not None and who is not Occupant.HELPLESS:
+                    return f"the line to {goal} crosses {sq}, where a creature stands"
+    return None
 
 
 def _occupied(state: Encounter, c: Combatant, square: Square) -> str | None:

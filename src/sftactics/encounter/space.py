@@ -5,13 +5,17 @@ Fights without a map (or combatants without positions) skip the geometric checks
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sftactics.core.breakdown import Term
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import geometry
+from sftactics.grid.concealment import concealment
 from sftactics.grid.cover import CoverKind, cover
+from sftactics.grid.flanking import flanking
 from sftactics.grid.geometry import Footprint
-from sftactics.grid.space import Size, footprint_side, reach_covers
+from sftactics.grid.space import Body, Size, footprint_side, reach_covers
 from sftactics.sf1e.statblock import Weapon
 
 
@@ -55,14 +59,37 @@ def others(state: Encounter, *ids: str) -> list[Footprint]:
     return out
 
 
-def attack_geometry(
-    state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon
-) -> tuple[list[Term], list[Term], list[str]]:
-    """(attack terms, AC terms, notes) the positions give one attack: reach (ATK-09), range penalty and
-    maximum range (ATK-10, ATK-11), cover (MOD-07..14). Raises RuleViolation when the attack is impossible."""
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """What the positions give one attack."""
+
+    attack_terms: tuple[Term, ...] = ()
+    ac_terms: tuple[Term, ...] = ()
+    notes: tuple[str, ...] = ()
+    miss_chance: int = 0
+    miss_reason: str = ""
+
+
+def body(state: Encounter, c: Combatant, weapon: Weapon | None = None) -> Body | None:
+    """The grid's view of a combatant: space, size, reach (with ``weapon``, or its longest melee reach)."""
+    fp = footprint(c)
+    if fp is None:
+        return None
+    melee = [w for w in c.creature.stat.weapons if w.is_melee and not w.is_grenade]
+    if weapon is not None and weapon.is_melee:
+        reach = weapon_reach(c, weapon)
+    else:
+        reach = max((weapon_reach(c, w) for w in melee), default=0)
+    armed = bool(melee) and not c.out_of_fight
+    return Body(fp, Size(c.creature.stat.size), reach_ft=reach, armed=armed, side=c.side)
+
+
+def attack_geometry(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon) -> Geometry:
+    """Reach (ATK-09), range penalty and maximum range (ATK-10, ATK-11), cover (MOD-07..14), flanking (MOD-17)
+    and concealment (MOD-01..06) for one attack. Raises RuleViolation when the attack is impossible."""
     fa, fb = footprint(attacker), footprint(target)
     if fa is None or fb is None:
-        return [], [], []
+        return Geometry()
     attack_terms: list[Term] = []
     ac_terms: list[Term] = []
     notes: list[str] = []
@@ -85,6 +112,7 @@ def attack_geometry(
         if rc.terms:
             notes.append(f"range {dist} ft: increment {rc.increment}")
     grid = state.grid
+    miss, why = 0, ""
     if grid is not None:
         cv = cover(grid, fa, fb, ranged=not melee, creatures=others(state, attacker.id, target.id))
         if cv.kind is CoverKind.TOTAL:
@@ -92,4 +120,30 @@ def attack_geometry(
         ac_terms += list(cv.ac_terms)
         if cv.kind is not CoverKind.NONE:
             notes.append(f"{target.id} has {cv.kind.name.lower()} cover ({cv.rule})")
-    return attack_terms, ac_terms, notes
+        senses = attacker.creature.stat.senses
+        cc = concealment(
+            grid,
+            fa,
+            fb,
+            melee=melee,
+            low_light_vision="low-light vision" in senses,
+            darkvision="darkvision" in senses,
+            blindsight="blindsight" in senses,
+        )
+        if cc.miss_chance:
+            miss, why = cc.miss_chance, f"{cc.reason}, {cc.rule}"
+    if melee:
+        me = body(state, attacker, weapon)
+        partners = [
+            b
+            for c in state.combatants.values()
+            if c.id not in (attacker.id, target.id) and not c.out_of_fight and c.side != target.side
+            for b in [body(state, c)]
+            if b is not None
+        ]
+        if me is not None and partners:
+            fl = flanking(me, fb, partners, target_side=target.side, grid=grid)
+            if fl.flanked:
+                attack_terms += list(fl.terms)
+                notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
+    return Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why)

@@ -98,6 +98,7 @@ class Combatant(_Model):
     burn_saves: int = 0  # consecutive burning saves attempted
     fled: bool = False
     insignificant: bool = False
+    takes_aoo: bool = True  # takes attacks of opportunity when it can (AOO-06)
 
     @property
     def name(self) -> str:

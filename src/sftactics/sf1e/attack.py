@@ -31,7 +31,9 @@ class Situation:
     attacks against a fixed number (AC 15 covering fire, AC 5 grid intersection: ATK-18). ``nonlethal``: deal
     nonlethal damage (a lethal weapon used so takes -4, DMG-11); ``lethal``: a nonlethal weapon used to kill
     (-4, DMG-11). ``force``: a force effect (full damage to incorporeal creatures, SPA-12). ``secondary``: the
-    creature an Arc critical effect jumps to (the nearest one within 10 ft, found by the grid)."""
+    creature an Arc critical effect jumps to (the nearest one within 10 ft, found by the grid). ``miss_chance``:
+    the target's concealment in percent (20, or 50 for total concealment): a hit still misses on a d% roll at or
+    under it (MOD-04, MOD-05)."""
 
     attack_terms: tuple[Term, ...] = ()
     ac_terms: tuple[Term, ...] = ()
@@ -43,6 +45,8 @@ class Situation:
     force: bool = False
     zero_gravity: bool = False
     secondary: Creature | None = None
+    miss_chance: int = 0
+    miss_reason: str = ""
     mode: RollMode = NORMAL
     ctx: injury.InjuryContext = field(default_factory=injury.InjuryContext)
 
@@ -65,6 +69,7 @@ class AttackResult:
     critical_effect: criticals.CriticalResult | None
     secondary: Creature | None = None
     secondary_injury: InjuryResult | None = None
+    concealment: str = ""
 
     def lines(self) -> list[str]:
         """The attack explained, one line per step, for people."""
@@ -78,6 +83,8 @@ class AttackResult:
         for s in self.roll.bonus.suppressed:
             out.append(f"    (not counted: {s.term.describe()} - {s.reason})")
         out.append(f"  Roll: {self.roll.describe()}" + (f" - {self.roll.note}" if self.roll.note else ""))
+        if self.concealment:
+            out.append(f"  {self.concealment}")
         verdict = "critical hit" if self.critical else ("hit" if self.hit else "miss")
         out.append(f"  Result: {verdict}" + (f" ({self.critical_note})" if self.critical_note else ""))
         if self.damage_roll is not None:
@@ -208,10 +215,21 @@ def resolve_attack(
         crit = False
         note = f"{defender.name} is immune to critical hits: normal damage, no critical effect (ATK-17)"
 
+    concealed = ""
+    if hit and situation.miss_chance > 0:
+        d100 = dice.percentile(f"{attacker.name} miss chance against {defender.name}")
+        why = f" ({situation.miss_reason})" if situation.miss_reason else ""
+        if d100 <= situation.miss_chance:
+            hit = crit = False
+            note = ""
+            concealed = f"Concealment {situation.miss_chance}%{why}: d% {d100}, the attack misses (MOD-04)"
+        else:
+            concealed = f"Concealment {situation.miss_chance}%{why}: d% {d100}, the attack gets through (MOD-04)"
     if not hit:
         return AttackResult(
-            attacker, defender, weapon, kind, reason, ac, roll, False, False, note, None, None, None, None
-        )
+            attacker, defender, weapon, kind, reason, ac, roll, False, False, note, None, None, None, None,
+            concealment=concealed,
+        )  # fmt: skip
 
     dmg_bonus = stats.damage_bonus(attacker, weapon, tags=situation.tags, options=options)
     droll = damage.roll_damage(
@@ -264,7 +282,7 @@ def resolve_attack(
                 secondary = secondary_injury.creature
     return AttackResult(
         attacker, after, weapon, kind, reason, ac, roll, True, crit, note, droll, outcome, inj, crit_result,
-        secondary, secondary_injury,
+        secondary, secondary_injury, concealed,
     )  # fmt: skip
 
 

@@ -227,6 +227,10 @@ class StatBlock(_Model):
     sr: int = 0
     incorporeal: bool = False
     skills: dict[str, int] = Field(default_factory=dict, description="printed skill totals")
+    senses: dict[str, int] = Field(
+        default_factory=dict,
+        description='special senses and their range in feet, e.g. {darkvision: 60, "low-light vision": 0}',
+    )
     modifiers: tuple[ModifierSpec, ...] = ()
 
     @model_validator(mode="before")
