@@ -106,8 +106,9 @@ def test_run_plays_the_shipped_scenario_to_the_end() -> None:
 def test_run_with_a_command_file() -> None:
     code, text = run("run", SCENARIO, "--seed", "3", "--commands", OPENING, "--brief")
     assert code == 0, text
-    assert "Nyx attacks Snip with tactical semi-auto pistol: hit for 5" in text
-    assert "Snip (aliens) at 12,6: SP 0/0 HP 1/6" in text
+    assert "Nyx takes a guarded step 5 ft: 2,6 -> 3,6" in text
+    assert "Nyx attacks Ksarik with survival knife: miss" in text
+    assert "Nyx (party) at 3,6: SP 9/14 HP 14/14 RP 5/5" in text
 
 
 def test_run_json_replays_to_the_same_state(tmp_path: Path) -> None:

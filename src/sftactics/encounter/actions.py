@@ -15,11 +15,14 @@ from sftactics.encounter.commands import (
     AddCondition,
     Attack,
     Begin,
+    ChangeGrip,
     Charge,
     Command,
     Crawl,
     Damage,
     Delay,
+    Draw,
+    DropItem,
     DropProne,
     EndCombat,
     EndTurn,
@@ -28,12 +31,15 @@ from sftactics.encounter.commands import (
     GuardedStep,
     Heal,
     Join,
+    Manipulate,
     MinimumMove,
     Move,
     Ready,
+    Reload,
     RemoveCondition,
     Resume,
     Run,
+    Sheathe,
     StabilizeWithResolve,
     StandUp,
     StayInTheFight,
@@ -200,6 +206,105 @@ def _segment(tx: Tx, cid: str, plan: movement.MovePlan, a: int, b: int, kind: st
     tx.emit(Moved(id=cid, path=path, cost_ft=cost, diagonals=diagonals, lines=lines))
 
 
+# ---------------------------------------------------------------- ammunition and held weapons
+def ammo_left(c: Combatant, weapon: Weapon) -> int | None:
+    """Shots left (grenades: how many are carried); None for weapons without ammunition."""
+    cap = weapon.capacity if weapon.capacity is not None else (1 if weapon.is_grenade else None)
+    if cap is None:
+        return None
+    return c.ammo.get(weapon.name, cap)
+
+
+def _use_ammo(tx: Tx, c: Combatant, weapon: Weapon, shots: int = 1) -> None:
+    left = ammo_left(tx.state.get(c.id), weapon)
+    if left is None:
+        return
+    need = weapon.usage * shots if not weapon.is_grenade else shots
+    if left < need:
+        what = "no grenades of that kind left" if weapon.is_grenade else f"{left} shots left, {need} needed: reload"
+        raise RuleViolation("ACT-36", f"{c.id}'s {weapon.name}: {what}")
+    tx.emit(CombatantChanged(id=c.id, changes={"ammo": {**tx.state.get(c.id).ammo, weapon.name: left - need}}))
+
+
+def _check_ammo(c: Combatant, weapon: Weapon, shots: int = 1) -> None:
+    left = ammo_left(c, weapon)
+    need = (weapon.usage if not weapon.is_grenade else 1) * shots
+    if left is not None and left < need:
+        raise RuleViolation("ACT-36", f"{c.id}'s {weapon.name} has {left} shots left ({need} needed): reload")
+
+
+def _check_in_hand(c: Combatant, weapon: Weapon) -> None:
+    if c.in_hand is None or weapon.category in ("natural", "unarmed") or weapon.is_grenade:
+        return
+    if weapon.name not in c.in_hand:
+        raise RuleViolation("GEN-10", f"{c.id} is not holding its {weapon.name}: draw it first (ACT-32)")
+
+
+def _hands_free(c: Combatant, weapon: Weapon) -> None:
+    from sftactics.sf1e.general import hands_needed
+
+    held = [c.creature.stat.weapon(n) for n in (c.in_hand or ())]
+    used = sum(hands_needed(w) for w in held)
+    if used + hands_needed(weapon) > 2:
+        raise RuleViolation("GEN-10", f"{c.id}'s hands are full ({', '.join(c.in_hand or ())})")
+
+
+def do_reload(tx: Tx, cmd: Reload, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    weapon = _weapon(c, cmd.weapon)
+    if weapon.capacity is None or weapon.is_grenade:
+        raise RuleViolation("ACT-36", f"{weapon.name} does not use ammunition")
+    if ammo_left(c, weapon) == weapon.capacity:
+        raise RuleViolation("ACT-36", f"{weapon.name} is already fully loaded")
+    _spend(tx, c, "move", f"reload {weapon.name}", "ACT-36", ctx)
+    tx.emit(CombatantChanged(id=c.id, changes={"ammo": {**c.ammo, weapon.name: weapon.capacity}}))
+    tx.note(f"{c.id} reloads {weapon.name} ({weapon.capacity} shots)", "ACT-36")
+
+
+def do_draw(tx: Tx, cmd: Draw, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    weapon = _weapon(c, cmd.weapon)
+    held = c.in_hand or ()
+    if c.in_hand is not None and weapon.name in held:
+        raise RuleViolation("ACT-32", f"{c.id} already holds {weapon.name}")
+    if c.in_hand is not None:
+        _hands_free(c, weapon)
+    _spend(tx, c, "move", f"draw {weapon.name}", "ACT-32", ctx)
+    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": (*held, weapon.name)}))
+
+
+def do_sheathe(tx: Tx, cmd: Sheathe, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    weapon = _weapon(c, cmd.weapon)
+    if c.in_hand is not None and weapon.name not in c.in_hand:
+        raise RuleViolation("ACT-32", f"{c.id} is not holding {weapon.name}")
+    _spend(tx, c, "move", f"sheathe {weapon.name}", "ACT-32", ctx)
+    held = tuple(n for n in (c.in_hand or ()) if n != weapon.name)
+    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": held}))
+
+
+def do_drop_item(tx: Tx, cmd: DropItem, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    weapon = _weapon(c, cmd.weapon)
+    if c.in_hand is not None and weapon.name not in c.in_hand:
+        raise RuleViolation("ACT-72", f"{c.id} is not holding {weapon.name}")
+    held = tuple(n for n in (c.in_hand or ()) if n != weapon.name)
+    tx.emit(ActionSpent(id=c.id, slot="none", action=f"drop {weapon.name}", rule="ACT-72"))
+    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": held}))
+
+
+def do_change_grip(tx: Tx, cmd: ChangeGrip, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    weapon = _weapon(c, cmd.weapon)
+    _spend(tx, c, "swift", f"change grip on {weapon.name}", "ACT-40", ctx)
+    tx.note(f"{c.id} changes grip on {weapon.name} (grips are not tracked further)", "ACT-40")
+
+
+def do_manipulate(tx: Tx, cmd: Manipulate, ctx: Ctx) -> None:
+    c = _actor(tx, cmd.actor, ctx)
+    _spend(tx, c, "move", f"manipulate an item: {cmd.what}", "ACT-34", ctx)
+
+
 # ---------------------------------------------------------------- handlers
 def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
     if tx.state.timeline.phase != "setup":
@@ -215,7 +320,10 @@ def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
     slot = _slot(tx, c, "standard", "an attack", ctx)
     target = _target(tx, c, cmd.target)
     space.attack_geometry(tx.state, c, target, weapon)  # out of reach or range: refused before anything happens
+    _check_in_hand(c, weapon)
+    _check_ammo(c, weapon)
     _spend(tx, c, "standard", f"attack {cmd.target} with {weapon.name}", "ACT-11", ctx, slot)
+    _use_ammo(tx, c, weapon)
     if cmd.fight_defensively:
         _fight_defensively(tx, c, "ACT-18")
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target, defensive=True)
@@ -236,7 +344,16 @@ def do_full_attack(tx: Tx, cmd: FullAttack, ctx: Ctx) -> None:
     _target(tx, c, t2)
     if w1.unwieldy or (w2.unwieldy and w2 == w1):
         raise RuleViolation("ACT-53", f"{w1.name} is unwieldy: it attacks only once per round, even in a full attack")
+    for w in (w1, w2):
+        _check_in_hand(c, w)
+    if w1 == w2:
+        _check_ammo(c, w1, 2)
+    else:
+        _check_ammo(c, w1)
+        _check_ammo(c, w2)
     _spend(tx, c, "full", "full attack", "ACT-53", ctx)
+    _use_ammo(tx, c, w1)
+    _use_ammo(tx, c, w2)
     if cmd.fight_defensively:
         _fight_defensively(tx, c, "ACT-52")
     penalty = [Term(-4, "full attack", "ACT-53")]
@@ -258,9 +375,20 @@ def do_move(tx: Tx, cmd: Move, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
     _no_move_while(c, "off-kilter", "CON-23")
     slot = _slot(tx, c, "move", "move", ctx)
+    drawn = None
+    if cmd.draw is not None:
+        drawn = _weapon(c, cmd.draw)
+        if c.creature.stat.bab < 1:
+            raise RuleViolation("ACT-32", f"drawing while moving needs a base attack bonus of +1 ({c.id} has +0)")
+        if c.in_hand is not None:
+            if drawn.name in c.in_hand:
+                raise RuleViolation("ACT-32", f"{c.id} already holds {drawn.name}")
+            _hands_free(c, drawn)
     threats = reactions.threats_against(tx.state, c)
     plan = movement.plan(tx.state, c, to=cmd.to, path=cmd.path, threats=threats)
-    _spend(tx, c, "move", "move", "ACT-35", ctx, slot)
+    _spend(tx, c, "move", "move" + (f" drawing {drawn.name}" if drawn else ""), "ACT-35", ctx, slot)
+    if drawn is not None:
+        tx.emit(CombatantChanged(id=c.id, changes={"in_hand": (*(c.in_hand or ()), drawn.name)}))
     execute_move(tx, c.id, plan, "move")
     fire_readied(tx, mover=c.id)
 
@@ -649,6 +777,12 @@ def _kind_of(cmd: Command) -> str:
         "first_aid": "standard",
         "move": "move",
         "guarded_step": "move",
+        "throw_grenade": "standard",
+        "reload": "move",
+        "draw": "move",
+        "sheathe": "move",
+        "manipulate": "move",
+        "change_grip": "swift",
         "crawl": "move",
         "stand_up": "move",
         "drop_prone": "swift",
@@ -710,12 +844,29 @@ def _in_reach_of(tx: Tx, c: Combatant, mover: str) -> bool:
     return any(space.in_reach(c, m, w) for w in weapons) and space.footprint(m) is not None
 
 
+def _lazy(name: str) -> Callable[[Tx, Any, Ctx], None]:
+    def run(tx: Tx, cmd: Any, ctx: Ctx) -> None:
+        from sftactics.encounter import effects
+
+        getattr(effects, name)(tx, cmd, ctx)
+
+    return run
+
+
 HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "begin": do_begin,
     "attack": do_attack,
     "full_attack": do_full_attack,
     "move": do_move,
     "guarded_step": do_guarded_step,
+    "throw_grenade": _lazy("do_throw_grenade"),
+    "use_ability": _lazy("do_use_ability"),
+    "reload": do_reload,
+    "draw": do_draw,
+    "sheathe": do_sheathe,
+    "drop_item": do_drop_item,
+    "change_grip": do_change_grip,
+    "manipulate": do_manipulate,
     "crawl": do_crawl,
     "withdraw": do_withdraw,
     "run": do_run,

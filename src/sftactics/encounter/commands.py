@@ -54,6 +54,7 @@ class Move(_Cmd):
     actor: str
     to: tuple[int, int] | None = None
     path: tuple[tuple[int, int], ...] | None = None
+    draw: str | None = None  # draw this weapon as part of the move (BAB +1 or more, ACT-32)
 
 
 class GuardedStep(_Cmd):
@@ -105,6 +106,110 @@ class MinimumMove(_Cmd):
     type: Literal["minimum_move"] = "minimum_move"
     actor: str
     to: tuple[int, int]
+
+
+class Reload(_Cmd):
+    """Reload a weapon to its capacity as a move action (ACT-36)."""
+
+    type: Literal["reload"] = "reload"
+    actor: str
+    weapon: str
+
+
+class Draw(_Cmd):
+    """Draw a weapon (move action; ACT-32). Only matters when the scenario tracks what is in hand."""
+
+    type: Literal["draw"] = "draw"
+    actor: str
+    weapon: str
+
+
+class Sheathe(_Cmd):
+    """Put a weapon away (move action; ACT-32)."""
+
+    type: Literal["sheathe"] = "sheathe"
+    actor: str
+    weapon: str
+
+
+class DropItem(_Cmd):
+    """Drop a held item: no action (ACT-72)."""
+
+    type: Literal["drop_item"] = "drop_item"
+    actor: str
+    weapon: str
+
+
+class ChangeGrip(_Cmd):
+    """Change grips on a weapon as a swift action (ACT-40)."""
+
+    type: Literal["change_grip"] = "change_grip"
+    actor: str
+    weapon: str
+
+
+class Manipulate(_Cmd):
+    """Manipulate an item (open a door, pick something up, retrieve a stored item) as a move action (ACT-34)."""
+
+    type: Literal["manipulate"] = "manipulate"
+    actor: str
+    what: str
+
+
+class ThrowGrenade(_Cmd):
+    """Throw a grenade at a grid intersection: a ranged attack against AC 5 (ATK-12); a miss scatters
+    (ATK-13); everyone in the burst saves for half (explode). ``at`` is a grid point [x, y]: the corner shared by
+    squares (x-1, y-1) and (x, y)."""
+
+    type: Literal["throw_grenade"] = "throw_grenade"
+    actor: str
+    weapon: str
+    at: tuple[int, int]
+
+
+class AreaSpec(_Cmd):
+    """An area template: ``shape`` burst/emanation/spread (from the point ``at``, or the user's space for an
+    emanation), cone (from ``at`` in ``direction``: N, NE, E...), line (from ``at`` toward the square
+    ``toward``)."""
+
+    shape: Literal["burst", "emanation", "spread", "cone", "line"]
+    size_ft: int
+    at: tuple[int, int] | None = None
+    direction: str | None = None
+    toward: tuple[int, int] | None = None
+
+
+class SaveSpec(_Cmd):
+    type: Literal["fort", "ref", "will"]
+    dc: int
+    on_save: Literal["half", "negates", "partial"] = "half"
+
+
+class AttackSpec(_Cmd):
+    vs: Literal["eac", "kac"] = "eac"
+    bonus: int
+    ranged: bool = True
+    range_ft: int = 0
+
+
+class UseAbility(_Cmd):
+    """Use a special ability, spell-like ability, spell or item effect described inline (ACT-21): an attack
+    roll or a save, a single target or an area, damage and conditions. ``kind`` Sp abilities provoke attacks of
+    opportunity (SPA-02, AOO-06) unless ``provokes`` says otherwise; an attack of opportunity that damages the
+    user spoils a spell or spell-like ability (AOO-11)."""
+
+    type: Literal["use_ability"] = "use_ability"
+    actor: str
+    name: str
+    action: Literal["standard", "move", "swift", "full"] = "standard"
+    kind: Literal["Ex", "Sp", "Su", "spell", "item"] = "Ex"
+    target: str | None = None
+    area: AreaSpec | None = None
+    attack: AttackSpec | None = None
+    save: SaveSpec | None = None
+    damage: str | None = None
+    conditions: tuple[dict[str, object], ...] = ()
+    provokes: bool | None = None
 
 
 class TotalDefense(_Cmd):
@@ -258,6 +363,14 @@ Command = Annotated[
     | Run
     | Charge
     | MinimumMove
+    | Reload
+    | Draw
+    | Sheathe
+    | DropItem
+    | ChangeGrip
+    | Manipulate
+    | ThrowGrenade
+    | UseAbility
     | TotalDefense
     | DropProne
     | StandUp

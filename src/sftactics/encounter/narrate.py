@@ -40,9 +40,13 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
         case ev.AttackMade():
             if verbose:
                 return ["  " + x for x in e.lines]
+            if "," in e.target:  # a thrown area weapon: its target is where it lands
+                how = "on target" if e.hit else "off target, it scatters"
+                return [f"{e.attacker} throws {e.weapon}: {how}; it lands at {e.target}"]
             verdict = "critical hit" if e.critical else ("hit" if e.hit else "miss")
             dmg = f" for {e.damage}" if e.damage is not None else ""
-            return [f"{e.attacker} attacks {e.target} with {e.weapon}: {verdict}{dmg}"]
+            aoo = " (attack of opportunity)" if e.reaction else ""
+            return [f"{e.attacker} attacks {e.target} with {e.weapon}{aoo}: {verdict}{dmg}"]
         case ev.CreatureChanged() | ev.Moved() | ev.CheckMade():
             return ["  " + x for x in e.lines]
         case ev.EffectStarted():

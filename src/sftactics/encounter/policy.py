@@ -2,7 +2,8 @@
 
 It only proposes commands; the engine decides whether they are legal. On its turn a combatant:
 spends Resolve to stabilize if dying, stays in the fight if stable and able; otherwise picks the nearest
-enemy still fighting, attacks it if a weapon reaches, else moves toward it (using the grid's reachable
+enemy still fighting; throws a grenade if one can catch two foes and no ally; attacks the nearest foe if a
+weapon reaches, else moves toward it (using the grid's reachable
 squares) and attacks if it can; then ends its turn.
 """
 
@@ -12,7 +13,15 @@ from collections.abc import Callable
 
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import space
-from sftactics.encounter.commands import Attack, Command, EndTurn, Move, StabilizeWithResolve, StayInTheFight
+from sftactics.encounter.commands import (
+    Attack,
+    Command,
+    EndTurn,
+    Move,
+    StabilizeWithResolve,
+    StayInTheFight,
+    ThrowGrenade,
+)
 from sftactics.encounter.engine import Fight, pending
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.geometry import footprint_distance_ft
@@ -46,33 +55,71 @@ def _usable_weapon(state: Encounter, me: Combatant, target: Combatant) -> Weapon
 
 
 def _approach(state: Encounter, me: Combatant, target: Combatant) -> tuple[int, int] | None:
-    """The reachable square (one move action) closest to ``target``; None if none is closer."""
+    """The reachable square (one move action) closest to ``target``, preferring one that flanks it with an
+    ally; None if none is closer than where it stands."""
     if me.position is None or target.position is None or state.grid is None:
         return None
     from sftactics.encounter.movement import mover_for, occupants
+    from sftactics.grid.flanking import flank_line
+    from sftactics.grid.geometry import Footprint
     from sftactics.grid.movement import reachable
 
     fp_t = space.footprint(target)
-    assert fp_t is not None
+    here = space.footprint(me)
+    assert fp_t is not None and here is not None
     rm = reachable(
         state.grid, me.position, mover_for(me), occupants=occupants(state, me), diagonals_before=me.diagonals
     )
-    here = space.footprint(me)
-    assert here is not None
-    best: tuple[int, int, tuple[int, int]] | None = None
-    side = here.side
-    from sftactics.grid.geometry import Footprint
-
+    allies = [
+        fp
+        for c in state.combatants.values()
+        if c.side == me.side and c.id != me.id and not c.out_of_fight
+        for fp in [space.footprint(c)]
+        if fp is not None and footprint_distance_ft(fp, fp_t) <= 5
+    ]
+    best: tuple[int, int, int, tuple[int, int]] | None = None
     for sq, acts in rm.actions.items():
-        if acts != 1:
+        if acts != 1 or sq in rm.squeezed:
             continue
-        d = footprint_distance_ft(Footprint(sq[0], sq[1], side), fp_t)
-        cand = (d, rm.cost[sq], sq)
+        fp = Footprint(sq[0], sq[1], here.side)
+        d = footprint_distance_ft(fp, fp_t)
+        flanks = 0 if any(flank_line(fp, a, fp_t) for a in allies) and d <= 5 else 1
+        cand = (d, flanks, rm.cost[sq], sq)
         if best is None or cand < best:
             best = cand
     if best is None or best[0] >= footprint_distance_ft(here, fp_t):
         return None
-    return best[2]
+    return best[3]
+
+
+def _grenade_point(state: Encounter, me: Combatant) -> tuple[str, tuple[int, int]] | None:
+    """A grenade and an intersection whose burst catches at least two foes and no ally (in range)."""
+    from sftactics.encounter.actions import ammo_left
+    from sftactics.grid import areas, geometry
+
+    grid = state.grid
+    here = space.footprint(me)
+    if grid is None or here is None:
+        return None
+    foes = {c.id: fp for c in _foes(state, me) for fp in [space.footprint(c)] if fp is not None}
+    friends = {c.id: fp for c in state.combatants.values() if c.side == me.side and not c.creature.has("dead")
+               for fp in [space.footprint(c)] if fp is not None}  # fmt: skip
+    best: tuple[int, str, tuple[int, int]] | None = None
+    for w in me.creature.stat.weapons:
+        if not w.is_grenade or w.area is None or not ammo_left(me, w):
+            continue
+        top = geometry.max_range_ft(max(w.range_ft, 5), thrown=True, max_increments=w.max_increments)
+        points = {(fp.x + dx, fp.y + dy) for fp in foes.values() for dx in (0, 1) for dy in (0, 1)}
+        for p in sorted(points):
+            if geometry.distance_to_point_ft(here, p) > top:
+                continue
+            area = areas.burst(grid, p, w.area.size_ft)
+            hit = areas.in_area(area, foes)
+            if len(hit) < 2 or areas.in_area(area, friends):
+                continue
+            if best is None or len(hit) > best[0]:
+                best = (len(hit), w.name, p)
+    return None if best is None else (best[1], best[2])
 
 
 def _try(fight: Fight, cmd: Command) -> bool:
@@ -100,7 +147,16 @@ def simple(fight: Fight, cid: str) -> None:
         target = _nearest(s, me)
         if me.out_of_fight or target is None:
             break
+        grenade = _grenade_point(s, me)
+        if grenade is not None and _try(fight, ThrowGrenade(actor=cid, weapon=grenade[0], at=grenade[1])):
+            break
         weapon = _usable_weapon(s, me, target)
+        first = me.creature.stat.weapons[0] if me.creature.stat.weapons else None
+        if first is not None and first.is_melee and weapon is not None and not weapon.is_melee and moves < 2:
+            # a melee fighter closes in rather than shooting, while it still can move
+            dest = _approach(s, me, target)
+            if dest is not None and _try(fight, Move(actor=cid, to=dest)):
+                continue
         if weapon is not None and _try(fight, Attack(actor=cid, target=target.id, weapon=weapon.name)):
             break
         dest = _approach(s, me, target) if moves < 2 else None

@@ -99,6 +99,8 @@ class Combatant(_Model):
     fled: bool = False
     insignificant: bool = False
     takes_aoo: bool = True  # takes attacks of opportunity when it can (AOO-06)
+    ammo: dict[str, int] = Field(default_factory=dict)  # shots (or grenades) left per weapon; missing = full
+    in_hand: tuple[str, ...] | None = None  # weapons held (GEN-10); None: not tracked, all at hand
 
     @property
     def name(self) -> str:

@@ -1,0 +1,245 @@
+"""Area effects, grenades and special abilities in a fight (ACT-21, ATK-12, ATK-13, EFF-01..13, SV-09, AOO-11).
+
+An area effect rolls its damage once and lets each creature inside save on its own (half, rounded down, on a
+success: DMG-14); cover between the effect's origin and a creature adds to its Reflex save (MOD-08), and total
+cover keeps it out (MOD-14). A single-target effect makes an attack roll (touch and ray effects target EAC by
+default, ATK-16) or forces a save.
+"""
+
+from __future__ import annotations
+
+from sftactics.core.breakdown import Term, explain
+from sftactics.core.check import CheckKind, resolve
+from sftactics.core.errors import RuleViolation, SftError
+from sftactics.dice import parse
+from sftactics.encounter import reactions, space
+from sftactics.encounter.commands import AreaSpec, SaveSpec, ThrowGrenade, UseAbility
+from sftactics.encounter.events import AttackMade, CheckMade
+from sftactics.encounter.state import Combatant
+from sftactics.encounter.tx import Tx
+from sftactics.grid import areas as grid_areas
+from sftactics.grid import geometry
+from sftactics.grid.cover import CoverKind, cover
+from sftactics.grid.geometry import Footprint
+from sftactics.grid.scatter import scatter
+from sftactics.sf1e import conditions as cond
+from sftactics.sf1e import injury, saves, stats
+from sftactics.sf1e.damage import halve, mitigate, roll_damage
+from sftactics.sf1e.state import ConditionInstance
+
+Point = tuple[int, int]
+
+
+def build_area(tx: Tx, user: Combatant, spec: AreaSpec) -> grid_areas.Area:
+    grid = tx.state.grid
+    if grid is None:
+        raise RuleViolation("EFF-01", "area effects need a map")
+    fp = space.footprint(user)
+    try:
+        if spec.shape == "emanation":
+            origin = fp if spec.at is None else spec.at
+            if origin is None:
+                raise RuleViolation("EFF-04", "an emanation needs a position")
+            return grid_areas.emanation(grid, origin, spec.size_ft)
+        if spec.at is None:
+            raise RuleViolation("EFF-01", f"a {spec.shape} needs a point of origin 'at'")
+        if spec.shape == "burst":
+            return grid_areas.burst(grid, spec.at, spec.size_ft)
+        if spec.shape == "spread":
+            return grid_areas.spread(grid, spec.at, spec.size_ft)
+        if spec.shape == "cone":
+            if spec.direction is None:
+                raise RuleViolation("EFF-05", "a cone needs a direction (N, NE, E, SE, S, SW, W, NW)")
+            return grid_areas.cone(grid, spec.at, spec.direction, spec.size_ft, caster=fp)
+        if spec.toward is None:
+            raise RuleViolation("EFF-08", "a line needs a square to go toward")
+        return grid_areas.line(grid, spec.at, spec.toward, spec.size_ft, caster=fp)
+    except ValueError as e:
+        raise RuleViolation("EFF-01", str(e)) from None
+
+
+def area_effect(
+    tx: Tx,
+    user_id: str,
+    name: str,
+    area: grid_areas.Area,
+    *,
+    damage: str | None,
+    save: SaveSpec | None,
+    conditions: tuple[ConditionInstance, ...] = (),
+    origin: Point | Footprint,
+) -> None:
+    """Damage and conditions for every creature in ``area``, each saving separately."""
+    s = tx.state
+    spaces = {c.id: fp for c in s.combatants.values() if not c.creature.has("dead") for fp in [space.footprint(c)]
+              if fp is not None}  # fmt: skip
+    inside = grid_areas.in_area(area, spaces)
+    tx.note(f"{name}: {area.shape} of {area.size_ft} ft covers {len(area.squares)} squares; inside: "
+            f"{', '.join(inside) or 'nobody'} ({area.rule})", area.rule)  # fmt: skip
+    if not inside:
+        return
+    droll = None
+    if damage is not None:
+        droll = roll_damage(parse(damage), explain("", []), tx.dice, purpose=f"{name} damage", options=s.options)
+        tx.note(f"{name} damage: {droll.rolls[0] if droll.rolls else droll.total} (rolled once for everyone)", "DMG-01")
+    grid = s.grid
+    for cid in inside:
+        target = tx.state.get(cid)
+        fp = spaces[cid]
+        extra: tuple[Term, ...] = ()
+        if grid is not None:
+            cv = cover(grid, origin, fp, ranged=True, creatures=())
+            if cv.kind is CoverKind.TOTAL:
+                tx.note(f"{cid} has total cover from the origin: unaffected (MOD-14)", "MOD-14")
+                continue
+            extra = cv.reflex_terms if save is not None and save.type == "ref" else ()
+        success = False
+        if save is not None:
+            r = saves.saving_throw(target.creature, save.type, save.dc, tx.dice, extra=extra, options=s.options)
+            success = r.success
+            tx.emit(CheckMade(id=cid, what=f"{save.type} save against {name}", success=r.success,
+                              lines=(f"{cid} {save.type} save against {name}: {r.describe()}",)))  # fmt: skip
+        effect = save.on_save if save is not None else "none"
+        if droll is not None:
+            out = saves.save_outcome(effect, success, droll.total)
+            if out.applies and out.damage > 0:
+                part = droll if out.damage == droll.total else halve(droll)
+                mitigated = mitigate(part, tx.state.creature(cid), options=s.options)
+                ictx = injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == cid)
+                res = injury.apply_damage(tx.state.creature(cid), mitigated.amount, nonlethal=mitigated.nonlethal,
+                                          ctx=ictx, options=s.options)  # fmt: skip
+                tx.creature(cid, res.creature, [out.note, *(x.describe() for x in mitigated.ledger), *res.lines])
+            else:
+                tx.note(f"{cid}: {out.note}", "SV-09")
+        if conditions and (save is None or not success or effect == "partial"):
+            cr = tx.state.creature(cid)
+            for inst in conditions:
+                cr = cond.add_condition(cr, inst)
+            tx.creature(cid, cr, [f"{cid} gains {', '.join(i.name for i in conditions)} from {name}"])
+
+
+def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
+    from sftactics.encounter.actions import _actor, _check_ammo, _spend, _use_ammo, _weapon
+
+    c = _actor(tx, cmd.actor, ctx)  # type: ignore[arg-type]
+    weapon = _weapon(c, cmd.weapon)
+    if not weapon.is_grenade or weapon.area is None:
+        raise RuleViolation("ATK-12", f"{weapon.name} is not a grenade with an area")
+    fp = space.footprint(c)
+    grid = tx.state.grid
+    if fp is None or grid is None:
+        raise RuleViolation("ATK-12", "throwing a grenade needs positions on a map")
+    if not (0 <= cmd.at[0] <= grid.width and 0 <= cmd.at[1] <= grid.height):
+        raise RuleViolation("ATK-12", f"the point {cmd.at} is off the map")
+    dist = geometry.distance_to_point_ft(fp, cmd.at)
+    rc = geometry.check_range(dist, max(weapon.range_ft, 5), thrown=True, max_increments=weapon.max_increments)
+    if not rc.in_range:
+        raise RuleViolation("ATK-11", f"{cmd.at} is {dist} ft away, beyond {weapon.name}'s {rc.max_range_ft} ft")
+    _check_ammo(c, weapon)
+    _spend(tx, c, "standard", f"throw {weapon.name} at {cmd.at}", "ATK-12", ctx)  # type: ignore[arg-type]
+    _use_ammo(tx, c, weapon)
+    reactions.provoke_all(tx, c.id, "throws a grenade while threatened (AOO-12)")
+    if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
+        return
+    c = tx.state.get(c.id)
+    bonus = stats.attack_bonus(c.creature, weapon, extra=rc.terms, options=tx.state.options)
+    r = resolve(CheckKind.ATTACK, bonus, 5, tx.dice, purpose=f"{c.id} throws {weapon.name}")
+    point = cmd.at
+    lines = [
+        f"{c.id} throws {weapon.name} at the intersection {cmd.at[0]},{cmd.at[1]} ({dist} ft) against AC 5 (ATK-12)",
+        f"Attack: {bonus.describe()}",
+        f"  Roll: {r.describe()}",
+    ]
+    if not r.success:
+        d8 = tx.dice.die(8, f"{weapon.name} scatter direction")
+        d4 = tx.dice.die(4, f"{weapon.name} scatter distance")
+        point = scatter(cmd.at, fp, d8, d4)
+        point = (min(max(point[0], 0), grid.width), min(max(point[1], 0), grid.height))
+        lines.append(f"  Miss: it scatters (d8 {d8}, d4 {d4}) to {point[0]},{point[1]} (ATK-13)")
+    tx.emit(AttackMade(attacker=c.id, target=f"{point[0]},{point[1]}", weapon=weapon.name, hit=r.success,
+                       critical=False, damage=None, lines=tuple(lines)))  # fmt: skip
+    a = weapon.area
+    area = grid_areas.burst(grid, point, a.size_ft)
+    dc = a.dc if a.dc is not None else 10 + weapon.item_level // 2 + (stats.ability_mod(c.creature, "dex").total)
+    save = (
+        SaveSpec(type=a.save or "ref", dc=dc, on_save=a.on_save if a.on_save != "none" else "half") if a.save else None
+    )
+    area_effect(tx, c.id, weapon.name, area, damage=weapon.damage, save=save, origin=point)
+
+
+def do_use_ability(tx: Tx, cmd: UseAbility, ctx: object) -> None:
+    from sftactics.encounter.actions import _actor, _spend
+
+    c = _actor(tx, cmd.actor, ctx)  # type: ignore[arg-type]
+    if cmd.area is None and cmd.target is None:
+        raise SftError(f"{cmd.name}: give a target or an area")
+    if cmd.attack is not None and cmd.target is None:
+        raise SftError(f"{cmd.name}: an attack roll needs a target")
+    conds = tuple(ConditionInstance.model_validate(x) for x in cmd.conditions)
+    for inst in conds:
+        cond.get(inst.name)
+    area = build_area(tx, c, cmd.area) if cmd.area is not None else None
+    target = tx.state.get(cmd.target) if cmd.target is not None else None
+    _spend(tx, c, cmd.action, f"use {cmd.name}", "ACT-21", ctx)  # type: ignore[arg-type]
+    provokes = cmd.provokes if cmd.provokes is not None else cmd.kind in ("Sp", "spell")
+    if provokes:
+        before = tx.state.creature(c.id).state
+        reactions.provoke_all(tx, c.id, f"uses {cmd.name} ({cmd.kind}) while threatened (AOO-06)")
+        after = tx.state.creature(c.id).state
+        if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
+            return
+        if cmd.kind in ("Sp", "spell") and (after.hp, after.sp, after.temp_hp) != (
+            before.hp,
+            before.sp,
+            before.temp_hp,
+        ):
+            tx.note(f"{c.id} is damaged while using {cmd.name}: it fails (AOO-11)", "AOO-11")
+            return
+    if area is not None:
+        origin = area.origin
+        area_effect(tx, c.id, cmd.name, area, damage=cmd.damage, save=cmd.save, conditions=conds, origin=origin)
+        return
+    assert target is not None
+    _single(tx, c, target, cmd, conds)
+
+
+def _single(tx: Tx, c: Combatant, target: Combatant, cmd: UseAbility, conds: tuple[ConditionInstance, ...]) -> None:
+    s = tx.state
+    hit = True
+    lines: list[str] = []
+    if cmd.attack is not None:
+        ac = stats.armor_class(target.creature, cmd.attack.vs, vs="ranged" if cmd.attack.ranged else "melee")
+        bonus = explain(f"{cmd.name} attack", [Term(cmd.attack.bonus, "ability attack bonus", "ATK-16")])
+        r = resolve(CheckKind.ATTACK, bonus, ac.total, tx.dice, purpose=f"{c.id} {cmd.name}")
+        hit = r.success
+        lines = [f"{c.id} uses {cmd.name} on {target.id}: {ac.describe()}", f"  Roll: {r.describe()}"]
+        tx.emit(AttackMade(attacker=c.id, target=target.id, weapon=cmd.name, hit=hit, critical=False, damage=None,
+                           lines=tuple(lines)))  # fmt: skip
+    if not hit:
+        return
+    success = False
+    if cmd.save is not None:
+        r2 = saves.saving_throw(target.creature, cmd.save.type, cmd.save.dc, tx.dice, options=s.options)
+        success = r2.success
+        line = f"{target.id} {cmd.save.type} save against {cmd.name}: {r2.describe()}"
+        tx.emit(
+            CheckMade(id=target.id, what=f"{cmd.save.type} save against {cmd.name}", success=success, lines=(line,))
+        )
+    effect = cmd.save.on_save if cmd.save is not None else "none"
+    if cmd.damage is not None:
+        droll = roll_damage(
+            parse(cmd.damage), explain("", []), tx.dice, purpose=f"{cmd.name} damage", options=s.options
+        )
+        out = saves.save_outcome(effect, success, droll.total)
+        if out.applies and out.damage > 0:
+            part = droll if out.damage == droll.total else halve(droll)
+            mitigated = mitigate(part, tx.state.creature(target.id), options=s.options)
+            ictx = injury.InjuryContext(round=s.timeline.round, own_turn=False)
+            res = injury.apply_damage(tx.state.creature(target.id), mitigated.amount, nonlethal=mitigated.nonlethal,
+                                      ctx=ictx, options=s.options)  # fmt: skip
+            tx.creature(target.id, res.creature, [*(x.describe() for x in mitigated.ledger), *res.lines])
+    if conds and (cmd.save is None or not success or effect == "partial"):
+        cr = tx.state.creature(target.id)
+        for inst in conds:
+            cr = cond.add_condition(cr, inst)
+        tx.creature(target.id, cr, [f"{target.id} gains {', '.join(i.name for i in conds)} from {cmd.name}"])
