@@ -206,7 +206,7 @@ def test_charge_moves_straight_then_attacks_at_minus_2_with_minus_2_ac() -> None
 @pytest.mark.rule("ACT-50")
 def test_charge_needs_ten_feet_and_a_clear_path() -> None:
     f = setup([], tess_at=(3, 3), goblin=(5, 3))
-    with pytest.raises(RuleViolation, match="at least 10 ft"):
+    with pytest.raises(RuleViolation, match="a charge moves 10 to 60 ft"):
         f.do(Charge(actor="Tess", target="Goblin", weapon="baton"))
     blocked = OPEN.splitlines()
     blocked[3] = "...~~......."

@@ -22,13 +22,13 @@ def party(dice: list[int], *, map: str = OPEN, **positions: tuple[int, int]) -> 
 
 @pytest.mark.rule("ATK-12", "EFF-03", "SV-09", "DMG-14")
 def test_a_grenade_hits_the_intersection_and_everyone_in_the_burst_saves_for_half() -> None:
-    # Tess throws her frag grenade I (1d6 P, 15-ft burst, DC 12) at point 6,4 (between squares 5,3 and 6,4):
-    # d20 5 + 7 (BAB 4 + Str 3) = 12 vs AC 5 hits; damage 1d6 = 4; Goblin saves (d20 15 + 4 = 19): 2;
+    # Tess throws her frag grenade I (1d6 P, 15-ft burst, DC 12) at point 6,4 (between squares 5,3 and 6,4),
+    # 30 ft away (-2 range): d20 5 + 7 - 2 = 10 vs AC 5 hits; damage 1d6 = 4; Goblin saves (15 + 4 = 19): 2;
     # Ogre fails (d20 2 + 4 = 6): 4
     f = party([5, 4, 15, 2], goblin=(5, 3), ogre=(7, 5))
     events = f.do(ThrowGrenade(actor="Tess", weapon="frag grenade", at=(6, 4)))
     throw = next(e for e in events if e.type == "attack_made")
-    assert throw.hit and "against AC 5 (ATK-12)" in throw.lines[0]
+    assert throw.hit and "[ATK-12]" in throw.lines[0] and "vs 5: success" in "\n".join(throw.lines)
     assert f.state.creature("Goblin").state.hp == 18
     assert f.state.creature("Ogre").state.hp == 16
     assert f.state.get("Tess").ammo["frag grenade I"] == 0
@@ -46,7 +46,7 @@ def test_a_missed_grenade_scatters() -> None:
     f = party([1, 1, 2, 3, 10], tess=(0, 4), goblin=(9, 4))
     events = f.do(ThrowGrenade(actor="Tess", weapon="frag grenade", at=(8, 4)))
     throw = next(e for e in events if e.type == "attack_made")
-    assert not throw.hit and throw.target == "6,4" and "(ATK-13)" in throw.lines[-1]
+    assert not throw.hit and throw.target == "6,4" and "[ATK-13]" in throw.lines[-1]
 
 
 @pytest.mark.rule("ATK-11", "ATK-12")

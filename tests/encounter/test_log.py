@@ -122,6 +122,25 @@ command_st = st.one_of(
         st.integers(-1, 6),
     ),
     st.builds(lambda a: {"type": "end_turn", "actor": a}, st.sampled_from(NAMES)),
+    st.builds(
+        lambda a, x, y: {"type": "run", "actor": a, "to": [x, y]},
+        st.sampled_from(NAMES),
+        st.integers(0, 7),
+        st.integers(0, 5),
+    ),
+    st.builds(
+        lambda a, x, y: {"type": "withdraw", "actor": a, "to": [x, y]},
+        st.sampled_from(NAMES),
+        st.integers(0, 7),
+        st.integers(0, 5),
+    ),
+    st.builds(lambda a, t: {"type": "charge", "actor": a, "target": t}, st.sampled_from(NAMES), st.sampled_from(NAMES)),
+    st.builds(
+        lambda a, x, y: {"type": "guarded_step", "actor": a, "to": [x, y]},
+        st.sampled_from(NAMES),
+        st.integers(0, 7),
+        st.integers(0, 5),
+    ),
     st.builds(lambda a: {"type": "total_defense", "actor": a}, st.sampled_from(NAMES)),
     st.builds(lambda a: {"type": "drop_prone", "actor": a}, st.sampled_from(NAMES)),
     st.builds(lambda a: {"type": "stand_up", "actor": a}, st.sampled_from(NAMES)),
@@ -132,7 +151,7 @@ command_st = st.one_of(
 )
 
 
-@pytest.mark.rule("CF-12", "ACT-02", "DMG-07", "INJ-19")
+@pytest.mark.rule("CF-12", "ACT-02", "DMG-07", "INJ-19", "ACT-35")
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.lists(command_st, max_size=40))
 def test_random_commands_never_break_an_invariant(seed: int, commands: list[dict[str, object]]) -> None:
@@ -156,6 +175,10 @@ def test_random_commands_never_break_an_invariant(seed: int, commands: list[dict
             assert 0 <= st_.sp <= c.creature.stat.sp
             assert st_.rp >= 0
             assert len(c.spent) <= 3 and not ("full" in c.spent and len(c.spent) > 1)
+            # never farther than the speed allows for the actions spent (a full action: at most 4x, running)
+            speed = stats.speed(c.creature).total
+            allowance = 4 * speed if "full" in c.spent else speed * sum(1 for x in c.spent if x in ("move", "standard"))
+            assert c.moved_ft <= max(allowance, 5)
         if f.state.result is not None:
             break
     assert replay(f.start, f.all_events()).model_dump_json() == f.state.model_dump_json()

@@ -64,8 +64,8 @@ from sftactics.encounter.tx import Tx
 from sftactics.grid import geometry
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.space import reach_covers
+from sftactics.sf1e import actions_rules, injury, stats
 from sftactics.sf1e import conditions as cond
-from sftactics.sf1e import injury, stats
 from sftactics.sf1e.attack import Situation, resolve_attack
 from sftactics.sf1e.damage import mitigate, roll_damage
 from sftactics.sf1e.statblock import ModifierSpec, Weapon
@@ -150,12 +150,15 @@ def one_attack(
     reaction: bool = False,
 ) -> None:
     """One attack roll with everything the positions give (reach, range, cover, flanking, concealment)."""
+    from sftactics.encounter.tactics import one_shot_terms
+
     s = tx.state
     attacker, target = s.get(attacker_id), s.get(target_id)
     geo = space.attack_geometry(s, attacker, target, weapon)
+    shot_attack, shot_ac, consumed = one_shot_terms(s, attacker, target)
     situation = Situation(
-        attack_terms=(*geo.attack_terms, *extra),
-        ac_terms=geo.ac_terms,
+        attack_terms=(*geo.attack_terms, *extra, *shot_attack),
+        ac_terms=(*geo.ac_terms, *shot_ac),
         nonlethal=nonlethal,
         zero_gravity=s.gravity == "zero",
         miss_chance=geo.miss_chance,
@@ -176,6 +179,8 @@ def one_attack(
         )
     )
     tx.creature(target_id, result.defender)
+    for eid in consumed:
+        tx.end_effect(eid, "used by this attack")
     if not reaction:
         tx.emit(CombatantChanged(id=attacker_id, changes={"attacks_this_turn": attacker.attacks_this_turn + 1}))
 
@@ -398,13 +403,6 @@ def _no_move_while(c: Combatant, condition: str, rule: str) -> None:
         raise RuleViolation(rule, f"{c.id} cannot do that while {condition}")
 
 
-def _no_run_or_charge(c: Combatant, what: str) -> None:
-    """Entangled, fatigued and exhausted creatures cannot run or charge (CON-14, CON-15, CON-17)."""
-    for name, d in cond.active(c.creature).items():
-        if d.no_run_charge:
-            raise RuleViolation(d.rule, f"{c.id} cannot {what} while {name}")
-
-
 def do_guarded_step(tx: Tx, cmd: GuardedStep, ctx: Ctx) -> None:
     """ACT-33: 5 ft without provoking; not while off-kilter; not into difficult terrain (option default)."""
     c = _actor(tx, cmd.actor, ctx)
@@ -451,19 +449,17 @@ def do_run(tx: Tx, cmd: Run, ctx: Ctx) -> None:
     """ACT-54: up to four times speed in a straight line, not through difficult terrain; flat-footed until
     the start of the next turn (§22 default); provokes as movement."""
     c = _actor(tx, cmd.actor, ctx)
-    _no_run_or_charge(c, "run")
     slot = _slot(tx, c, "full", "run", ctx)
+    rules = actions_rules.run(c.creature)
     threats = reactions.threats_against(tx.state, c)
-    speed = stats.speed(c.creature).total
-    plan = movement.plan(tx.state, c, to=cmd.to, path=cmd.path, budget_ft=4 * speed, threats=threats,
+    plan = movement.plan(tx.state, c, to=cmd.to, path=cmd.path, budget_ft=rules.max_ft, threats=threats,
                          running=True, what="runs", rule="ACT-54")  # fmt: skip
     if not movement.straight(plan):
         raise RuleViolation("ACT-54", "running goes in a straight line")
     _spend(tx, c, "full", "run", "ACT-54", ctx, slot)
     tx.start_effect(c.id, "running", expires=timing.until_start_of_next_turn(tx.state, c.id),
-                    condition=ConditionInstance(name="flat-footed", source="running"), rule="ACT-54")  # fmt: skip
-    new = cond.add_condition(tx.state.creature(c.id), ConditionInstance(name="flat-footed", source="running"))
-    tx.creature(c.id, new, [f"{c.id} is flat-footed while running (ACT-54)"])
+                    condition=rules.condition, rule="ACT-54")  # fmt: skip
+    tx.creature(c.id, rules.creature, rules.lines[1:])
     execute_move(tx, c.id, plan, "run")
     fire_readied(tx, mover=c.id)
 
@@ -487,7 +483,6 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
     through a clear path (no creatures, nothing that slows), then one melee attack at -2; -2 AC until the start
     of its next turn."""
     c = _actor(tx, cmd.actor, ctx)
-    _no_run_or_charge(c, "charge")
     weapon = _weapon(c, cmd.weapon)
     if not weapon.is_melee:
         raise RuleViolation("ACT-50", "a charge ends with a melee attack")
@@ -510,10 +505,7 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
         raise RuleViolation("ACT-50", f"no square lets {c.id} attack {target.id}")
     goal = squares[0]
     straight_ft = geometry.footprint_distance_ft(me, Footprint(goal[0], goal[1], me.side))
-    if straight_ft < 10:
-        raise RuleViolation("ACT-50", "a charge must cover at least 10 ft")
-    if straight_ft > 2 * speed:
-        raise RuleViolation("ACT-50", f"the nearest square to attack from is {straight_ft} ft away (max {2 * speed})")
+    rules = actions_rules.charge(c.creature, distance_ft=straight_ft)
     why_not = movement.clear_line(tx.state, c, goal)
     if why_not is not None:
         raise RuleViolation("ACT-50", f"no clear path for a charge: {why_not}")
@@ -528,13 +520,13 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
         c.id,
         "charging",
         expires=timing.until_start_of_next_turn(tx.state, c.id),
-        modifiers=(ModifierSpec(selector="ac", value=-2, label="charged", rule="ACT-50"),),
+        modifiers=(rules.ac_modifier,),
         rule="ACT-50",
     )
     execute_move(tx, c.id, plan, "charge")
     if tx.state.get(c.id).out_of_fight or tx.state.get(target.id).creature.has("dead"):
         return
-    one_attack(tx, c.id, target.id, weapon, [Term(-2, "charge", "ACT-50")])
+    one_attack(tx, c.id, target.id, weapon, [rules.attack_term])
 
 
 def do_total_defense(tx: Tx, cmd: TotalDefense, ctx: Ctx) -> None:
@@ -786,6 +778,10 @@ def _kind_of(cmd: Command) -> str:
         "crawl": "move",
         "stand_up": "move",
         "drop_prone": "swift",
+        "covering_fire": "standard",
+        "harrying_fire": "standard",
+        "feint": "standard",
+        "maneuver": "standard",
     }.get(cmd.type, "other")
 
 
@@ -844,11 +840,11 @@ def _in_reach_of(tx: Tx, c: Combatant, mover: str) -> bool:
     return any(space.in_reach(c, m, w) for w in weapons) and space.footprint(m) is not None
 
 
-def _lazy(name: str) -> Callable[[Tx, Any, Ctx], None]:
+def _lazy(name: str, module: str = "effects") -> Callable[[Tx, Any, Ctx], None]:
     def run(tx: Tx, cmd: Any, ctx: Ctx) -> None:
-        from sftactics.encounter import effects
+        import importlib
 
-        getattr(effects, name)(tx, cmd, ctx)
+        getattr(importlib.import_module(f"sftactics.encounter.{module}"), name)(tx, cmd, ctx)
 
     return run
 
@@ -861,6 +857,13 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "guarded_step": do_guarded_step,
     "throw_grenade": _lazy("do_throw_grenade"),
     "use_ability": _lazy("do_use_ability"),
+    "maneuver": _lazy("do_maneuver", "tactics"),
+    "escape": _lazy("do_escape", "tactics"),
+    "remove_dirty_trick": _lazy("do_remove_dirty_trick", "tactics"),
+    "covering_fire": _lazy("do_covering_fire", "tactics"),
+    "harrying_fire": _lazy("do_harrying_fire", "tactics"),
+    "feint": _lazy("do_feint", "tactics"),
+    "coup_de_grace": _lazy("do_coup_de_grace", "tactics"),
     "reload": do_reload,
     "draw": do_draw,
     "sheathe": do_sheathe,

@@ -212,6 +212,82 @@ class UseAbility(_Cmd):
     provokes: bool | None = None
 
 
+class ManeuverCmd(_Cmd):
+    """A combat maneuver (MAN-01..12) against a creature in reach: bull_rush, dirty_trick (with
+    ``condition``), disarm (``item``), grapple, reposition (to the square ``to``; ``full_action`` drags),
+    sunder (``item``, with the object's ``hardness`` and ``hp``), trip."""
+
+    type: Literal["maneuver"] = "maneuver"
+    actor: str
+    target: str
+    kind: Literal["bull_rush", "dirty_trick", "disarm", "grapple", "reposition", "sunder", "trip"]
+    weapon: str | None = None
+    condition: str | None = None
+    item: str | None = None
+    to: tuple[int, int] | None = None
+    full_action: bool = False
+    hardness: int = 0
+    hp: int = 10
+
+
+class Escape(_Cmd):
+    """Escape a grapple: grapple the grappler back (standard action) or the Acrobatics escape task with a
+    supplied ``dc`` (MAN-08)."""
+
+    type: Literal["escape"] = "escape"
+    actor: str
+    method: Literal["grapple", "acrobatics"] = "grapple"
+    dc: int | None = None
+    bonus: int | None = None
+
+
+class RemoveDirtyTrick(_Cmd):
+    """Shake off a dirty trick's condition as a move action (MAN-03)."""
+
+    type: Literal["remove_dirty_trick"] = "remove_dirty_trick"
+    actor: str
+
+
+class CoveringFire(_Cmd):
+    """Ranged attack against AC 15; on a hit ``ally`` gains +2 circumstance AC against the next attack by a
+    creature in the shooter's line of effect, before the shooter's next turn (ACT-15)."""
+
+    type: Literal["covering_fire"] = "covering_fire"
+    actor: str
+    ally: str
+    weapon: str | None = None
+
+
+class HarryingFire(_Cmd):
+    """Ranged attack against AC 15 aimed at ``target``; on a hit the next ally to attack it gains +2
+    circumstance to that attack roll, before the shooter's next turn (ACT-19)."""
+
+    type: Literal["harrying_fire"] = "harrying_fire"
+    actor: str
+    target: str
+    weapon: str | None = None
+
+
+class Feint(_Cmd):
+    """Bluff against the feint DC; on a success the target is flat-footed against the actor's next attack
+    before the end of its next turn (ACT-17)."""
+
+    type: Literal["feint"] = "feint"
+    actor: str
+    target: str
+    bluff: int | None = None
+
+
+class CoupDeGrace(_Cmd):
+    """Full action against an adjacent helpless creature: an automatic critical hit, then Fortitude or die
+    (ACT-51)."""
+
+    type: Literal["coup_de_grace"] = "coup_de_grace"
+    actor: str
+    target: str
+    weapon: str | None = None
+
+
 class TotalDefense(_Cmd):
     """+4 AC until the start of your next turn; no attacks of opportunity meanwhile (ACT-20)."""
 
@@ -371,6 +447,13 @@ Command = Annotated[
     | Manipulate
     | ThrowGrenade
     | UseAbility
+    | ManeuverCmd
+    | Escape
+    | RemoveDirtyTrick
+    | CoveringFire
+    | HarryingFire
+    | Feint
+    | CoupDeGrace
     | TotalDefense
     | DropProne
     | StandUp

@@ -8,6 +8,8 @@ default, ATK-16) or forces a save.
 
 from __future__ import annotations
 
+from functools import partial
+
 from sftactics.core.breakdown import Term, explain
 from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import RuleViolation, SftError
@@ -22,8 +24,9 @@ from sftactics.grid import geometry
 from sftactics.grid.cover import CoverKind, cover
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.scatter import scatter
+from sftactics.sf1e import actions_rules, injury, saves, stats
 from sftactics.sf1e import conditions as cond
-from sftactics.sf1e import injury, saves, stats
+from sftactics.sf1e.attack import Situation
 from sftactics.sf1e.damage import halve, mitigate, roll_damage
 from sftactics.sf1e.state import ConditionInstance
 
@@ -142,22 +145,14 @@ def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
     if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
         return
     c = tx.state.get(c.id)
-    bonus = stats.attack_bonus(c.creature, weapon, extra=rc.terms, options=tx.state.options)
-    r = resolve(CheckKind.ATTACK, bonus, 5, tx.dice, purpose=f"{c.id} throws {weapon.name}")
-    point = cmd.at
-    lines = [
-        f"{c.id} throws {weapon.name} at the intersection {cmd.at[0]},{cmd.at[1]} ({dist} ft) against AC 5 (ATK-12)",
-        f"Attack: {bonus.describe()}",
-        f"  Roll: {r.describe()}",
-    ]
-    if not r.success:
-        d8 = tx.dice.die(8, f"{weapon.name} scatter direction")
-        d4 = tx.dice.die(4, f"{weapon.name} scatter distance")
-        point = scatter(cmd.at, fp, d8, d4)
-        point = (min(max(point[0], 0), grid.width), min(max(point[1], 0), grid.height))
-        lines.append(f"  Miss: it scatters (d8 {d8}, d4 {d4}) to {point[0]},{point[1]} (ATK-13)")
-    tx.emit(AttackMade(attacker=c.id, target=f"{point[0]},{point[1]}", weapon=weapon.name, hit=r.success,
-                       critical=False, damage=None, lines=tuple(lines)))  # fmt: skip
+    throw = actions_rules.throw_grenade(
+        c.creature, weapon, cmd.at, tx.dice, scatter=partial(scatter, cmd.at, fp),
+        situation=Situation(attack_terms=rc.terms), options=tx.state.options,
+    )  # fmt: skip
+    point = throw.lands_at or cmd.at
+    point = (min(max(point[0], 0), grid.width), min(max(point[1], 0), grid.height))
+    tx.emit(AttackMade(attacker=c.id, target=f"{point[0]},{point[1]}", weapon=weapon.name, hit=throw.hit,
+                       critical=False, damage=None, lines=throw.lines))  # fmt: skip
     a = weapon.area
     area = grid_areas.burst(grid, point, a.size_ft)
     dc = a.dc if a.dc is not None else 10 + weapon.item_level // 2 + (stats.ability_mod(c.creature, "dex").total)

@@ -46,6 +46,11 @@ class CombatantEntry(_Model):
     aware: bool = Field(True, description="aware of its foes when the fight begins (CF-07)")
     initiative: int | None = Field(None, description="an initiative count already rolled")
     state: StartingState | None = None
+    takes_aoo: bool = Field(True, description="takes attacks of opportunity when it can (AOO-06)")
+    in_hand: tuple[str, ...] | None = Field(
+        None, description="weapons held at the start; when given, weapons must be drawn to be used (GEN-10)"
+    )
+    ammo: dict[str, int] = Field(default_factory=dict, description="shots left per weapon (default: full)")
 
 
 class ScenarioFile(_Model):
@@ -106,6 +111,9 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
             position=entry.at,
             aware=entry.aware,
             initiative=entry.initiative,
+            takes_aoo=entry.takes_aoo,
+            in_hand=tuple(stat.weapon(n).name for n in entry.in_hand) if entry.in_hand is not None else None,
+            ammo=entry.ammo,
         )
     return Encounter(name=scen.name, options=scen.options, map=scen.map, combatants=combatants,
                      gravity=_gravity(grid))  # fmt: skip
