@@ -38,5 +38,10 @@ docs: $(STAMP)
 	for k in statblock scenario; do $(SFT) schema $$k > docs/$$k.schema.json; done
 	for k in options conditions commands; do $(SFT) schema $$k > docs/$$k.md; done
 
+# Timings (not part of `make test`): writes bench/results.json and prints a table; see docs/performance.md.
+.PHONY: bench
+bench: $(STAMP)
+	$(PY) bench/run.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,29 +1,38 @@
-"""Timing of the grid's two hot paths (a plain script, not a test): run ``python bench/grid_bench.py``.
+"""Timing of the grid's two hot paths: run ``make bench`` (all benchmarks, results in ``bench/results.json``) or
+``python bench/grid_bench.py`` (this one, printed only).
 
 * reachable squares for a Medium creature with speed 30 on a 100x100 map with 40 creatures and scattered
   difficult terrain (goal: well under 10 ms), for one move action and for a double move;
 * cover between every ordered pair of 40 combatants (goal: well under 50 ms).
 
-The map's own tables (steps, line index) are built once per map; that one-off cost is printed separately.
+The map's own tables (steps, line index) are built once per map; that one-off cost is measured separately
+(the first call on a fresh map). See ``docs/performance.md``.
 """
 
 from __future__ import annotations
 
 import random
-import statistics
 import time
 from collections.abc import Callable
+from functools import partial
+
+from common import Figure, timed
 
 from sftactics.grid.cover import cover_table
 from sftactics.grid.geometry import Footprint, Square
 from sftactics.grid.map import Feature, GridMap, edge
 from sftactics.grid.movement import Mover, Occupant, reachable
 
+NAME = "grid"
+DESCRIPTION = "the battle grid's hot paths: reachable squares and cover between every pair of combatants"
 SIZE = 100
 CREATURES = 40
+REACH_REPEATS = 50
+COVER_REPEATS = 20
 
 
 def build_map(seed: int = 1) -> tuple[GridMap, list[Square]]:
+    """A 100x100 map: ~15% difficult terrain, 60 pillars and crates, 25 short wall runs; 40 free squares."""
     rng = random.Random(seed)
     features: dict[Square, Feature] = {}
     for _ in range(SIZE * SIZE * 15 // 100):  # ~15% difficult terrain
@@ -43,44 +52,82 @@ def build_map(seed: int = 1) -> tuple[GridMap, list[Square]]:
     return grid, spots
 
 
-def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    runs = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        runs.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(runs), min(runs)
+def _once(fn: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1000
 
 
-def main() -> None:
+def setup() -> dict[str, object]:
+    """What the benchmark runs on (recorded next to the figures)."""
+    grid, _ = build_map()
+    return {
+        "map": f"{SIZE}x{SIZE}",
+        "creatures": CREATURES,
+        "difficult_squares": len(grid.squares_with(Feature.DIFFICULT)),
+        "walls_on_edges": len(grid.walls),
+        "mover": "Medium, land speed 30 ft",
+    }
+
+
+def run(quick: bool = False) -> list[Figure]:
+    """Every figure of the grid benchmark (``quick``: a few repeats only, for a smoke test)."""
+    reach_n, cover_n = (3, 3) if quick else (REACH_REPEATS, COVER_REPEATS)
     grid, spots = build_map()
     me = spots[0]
     occupants = {s: (Occupant.ALLY if i % 2 else Occupant.ENEMY) for i, s in enumerate(spots[1:], 1)}
     mover = Mover(speed=30)
+    figures: list[Figure] = []
 
-    t0 = time.perf_counter()
-    reachable(grid, me, mover, occupants=occupants)
-    first = (time.perf_counter() - t0) * 1000
-    single = reachable(grid, me, mover, occupants=occupants)
-    double = reachable(grid, me, mover, occupants=occupants, actions=2)
-    med1, best1 = timed(lambda: reachable(grid, me, mover, occupants=occupants), 50)
-    med2, best2 = timed(lambda: reachable(grid, me, mover, occupants=occupants, actions=2), 50)
-    print(f"map {SIZE}x{SIZE}, {CREATURES} creatures, {len(grid.squares_with(Feature.DIFFICULT))} difficult squares")
-    print(f"first call (builds the map's step table): {first:.1f} ms")
-    print(f"reachable, one move (speed 30):   {len(single.cost):4d} squares, median {med1:.2f} ms, best {best1:.2f} ms")
-    print(f"reachable, double move:           {len(double.cost):4d} squares, median {med2:.2f} ms, best {best2:.2f} ms")
+    first = _once(lambda: reachable(grid, me, mover, occupants=occupants))
+    figures.append(
+        Figure("reachable_first_call", "first reachable() on a fresh map (builds the map's step table)", 1,
+               first, first)
+    )  # fmt: skip
+    for actions, name, words in ((1, "reachable_one_move", "one move"), (2, "reachable_double_move", "double move")):
+        result = reachable(grid, me, mover, occupants=occupants, actions=actions)
+        med, best = timed(partial(reachable, grid, me, mover, occupants=occupants, actions=actions), reach_n)
+        figures.append(
+            Figure(
+                name,
+                f"reachable squares, {words}: Medium, speed 30, {SIZE}x{SIZE} map, {CREATURES} creatures",
+                reach_n,
+                med,
+                best,
+                10.0,
+                {"squares": len(result.cost)},
+            )
+        )
 
     spaces = [Footprint(x, y) for x, y in spots]
-    t0 = time.perf_counter()
+    first = _once(lambda: cover_table(grid, spaces))
     table = cover_table(grid, spaces)
-    first = (time.perf_counter() - t0) * 1000
-    med, best = timed(lambda: cover_table(grid, spaces), 20)
+    med, best = timed(lambda: cover_table(grid, spaces), cover_n)
     kinds: dict[str, int] = {}
     for k in table.values():
-        kinds[k.name] = kinds.get(k.name, 0) + 1
-    print(f"cover, every ordered pair of {CREATURES} ({len(table)} pairs): first {first:.1f} ms, "
-          f"median {med:.2f} ms, best {best:.2f} ms")  # fmt: skip
-    print("  results:", ", ".join(f"{k.lower()} {n}" for k, n in sorted(kinds.items())))
+        kinds[k.name.lower()] = kinds.get(k.name.lower(), 0) + 1
+    figures.append(
+        Figure("cover_table_first_call", "first cover_table() (builds the map's line index)", 1, first, first)
+    )
+    figures.append(
+        Figure(
+            "cover_table_40",
+            f"cover between every ordered pair of {CREATURES} combatants ({len(table)} pairs)",
+            cover_n,
+            med,
+            best,
+            50.0,
+            {"pairs": len(table), "results": dict(sorted(kinds.items()))},
+        )
+    )
+    return figures
+
+
+def main() -> None:
+    print(", ".join(f"{k} {v}" for k, v in setup().items()))
+    for f in run():
+        goal = f" (goal {f.goal_ms:g} ms)" if f.goal_ms is not None else ""
+        print(f"{f.name:24s} median {f.median_ms:8.2f} ms  best {f.best_ms:8.2f} ms  x{f.repeats}{goal}  {f.details}")
 
 
 if __name__ == "__main__":

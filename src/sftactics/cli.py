@@ -238,6 +238,27 @@ def play_cmd(
     play(scenario, seed=seed, physical=physical, console=out)
 
 
+@app.command("map")
+def map_command(
+    scenario: Annotated[Path, typer.Argument(help="scenario file (YAML) with a map")],
+    from_: Annotated[
+        str | None, typer.Option("--from", help="the combatant the overlays are for (for threat: or a side)")
+    ] = None,
+    show: Annotated[
+        list[str] | None, typer.Option(help="overlay: reach, threat, cover or area (repeat, or separate by commas)")
+    ] = None,
+    svg: Annotated[Path | None, typer.Option(help="also write the picture as SVG to this file")] = None,
+    area: Annotated[
+        str | None, typer.Option(help='an area template, e.g. "burst 15 at 5,5" or "cone 15 at 2,3 toward E"')
+    ] = None,
+    view: Annotated[str | None, typer.Option(help="draw the map as this side sees it")] = None,
+) -> None:
+    """Draw a scenario's map with its combatants, and overlays: reach, threat, cover, an area template."""
+    from sftactics.views.command import map_cmd
+
+    map_cmd(scenario, from_, show or [], svg, area, out, view=view)
+
+
 @app.command("schema")
 def schema_cmd(
     what: Annotated[

@@ -1,0 +1,133 @@
+"""Run the benchmarks and record the figures: ``make bench`` (or ``python bench/run.py [--quick] [NAME...]``).
+
+Writes ``bench/results.json``: when, the machine, the Python, the git commit, and for each benchmark its setup
+and figures (median and best over the repeats, in milliseconds, with the goal where there is one); prints a
+short table. Not part of ``make test``: timings depend on the machine and its load.
+
+A benchmark is a module in this folder with ``NAME``, ``DESCRIPTION``, ``setup() -> dict`` and
+``run(quick) -> list[Figure]`` (see ``common.py``); add it to ``BENCHMARKS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import grid_bench
+from common import Figure
+
+BENCHMARKS: dict[str, ModuleType] = {m.NAME: m for m in (grid_bench,)}
+HERE = Path(__file__).resolve().parent
+
+
+def _git(*args: str) -> subprocess.CompletedProcess[str] | None:
+    """A read-only git query (no optional locks, nothing written to the repository)."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+    try:
+        return subprocess.run(["git", *args], cwd=HERE, capture_output=True, text=True, env=env, check=False)
+    except OSError:
+        return None
+
+
+def git_info() -> dict[str, Any]:
+    head = _git("rev-parse", "HEAD")
+    if head is None or head.returncode != 0:
+        return {"commit": None, "dirty": None}
+    diff = _git("diff-index", "--quiet", "HEAD", "--")  # plumbing: compares without refreshing the index
+    dirty = None if diff is None else diff.returncode != 0
+    return {"commit": head.stdout.strip(), "dirty": dirty}
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def machine_info() -> dict[str, Any]:
+    return {
+        "system": platform.system(),
+        "release": platform.release(),
+        "machine": platform.machine(),
+        "cpu": _cpu_model(),
+        "cpus": os.cpu_count(),
+    }
+
+
+def python_info() -> dict[str, Any]:
+    return {
+        "version": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "compiler": platform.python_compiler(),
+    }
+
+
+def table(results: dict[str, list[Figure]]) -> str:
+    rows = [("benchmark", "figure", "median ms", "best ms", "runs", "goal ms", "goal?")]
+    for bench, figures in results.items():
+        for f in figures:
+            verdict = {None: "", True: "ok", False: "OVER"}[f.within_goal]
+            goal = "" if f.goal_ms is None else f"{f.goal_ms:g}"
+            rows.append((bench, f.name, f"{f.median_ms:.2f}", f"{f.best_ms:.2f}", str(f.repeats), goal, verdict))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, r in enumerate(rows):
+        cells = [c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("names", nargs="*", help=f"benchmarks to run (default: all: {', '.join(BENCHMARKS)})")
+    parser.add_argument("--quick", action="store_true", help="a few repeats only (a smoke test, not a measurement)")
+    parser.add_argument("--output", type=Path, default=HERE / "results.json", help="where to write the JSON")
+    args = parser.parse_args(argv)
+    unknown = [n for n in args.names if n not in BENCHMARKS]
+    if unknown:
+        parser.error(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
+    chosen = args.names or list(BENCHMARKS)
+    results: dict[str, list[Figure]] = {}
+    report: dict[str, Any] = {
+        "when": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "machine": machine_info(),
+        "python": python_info(),
+        "git": git_info(),
+        "quick": args.quick,
+        "benchmarks": {},
+    }
+    for name in chosen:
+        module = BENCHMARKS[name]
+        print(f"running {name}...", file=sys.stderr, flush=True)
+        results[name] = module.run(quick=args.quick)
+        report["benchmarks"][name] = {
+            "description": module.DESCRIPTION,
+            "setup": module.setup(),
+            "figures": [f.to_dict() for f in results[name]],
+        }
+    args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    m, py, git = report["machine"], report["python"], report["git"]
+    commit = (git["commit"] or "unknown")[:12] + (" (with local changes)" if git["dirty"] else "")
+    print(f"{m['cpu']} ({m['cpus']} CPUs), {m['system']} {m['machine']}; {py['implementation']} {py['version']}; "
+          f"commit {commit}")  # fmt: skip
+    print(table(results))
+    print(f"results written to {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
