@@ -82,6 +82,42 @@ def concealment(
     cannot see through; ``everywhere`` is concealment against all attacks (MOD-03). The observer's senses are
     ``low_light_vision``, ``darkvision`` and ``blindsight`` (the last ignores concealment, MOD-06).
     """
+    from sftactics.grid.map import cached
+
+    key = ("concealment", attacker, target, melee, tuple(concealing), tuple(blocks_sight), everywhere,
+           low_light_vision, darkvision, blindsight, options)  # fmt: skip
+    return cached(
+        grid,
+        key,
+        lambda: _concealment(
+            grid,
+            attacker,
+            target,
+            melee,
+            tuple(concealing),
+            tuple(blocks_sight),
+            everywhere,
+            low_light_vision,
+            darkvision,
+            blindsight,
+            options,
+        ),  # fmt: skip
+    )
+
+
+def _concealment(
+    grid: GridMap,
+    attacker: Footprint | Point,
+    target: Footprint,
+    melee: bool,
+    concealing: tuple[Square, ...],
+    blocks_sight: tuple[Square, ...],
+    everywhere: bool,
+    low_light_vision: bool,
+    darkvision: bool,
+    blindsight: bool,
+    options: GridOptions,
+) -> ConcealmentResult:
     starts, box_a = ends(attacker, every_corner=True)
     goals, box_t = ends(target, every_corner=False)
     extra = square_things(concealing, B_CONCEAL, "concealing") + square_things(blocks_sight, B_LOS, "unseen")

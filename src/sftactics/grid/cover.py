@@ -241,6 +241,26 @@ def cover(
     for the same things (both directions of a pair: see :func:`cover_table`). With ``explain=False`` the
     result leaves out the lines' explanations.
     """
+    if things is None and memo is None:
+        from sftactics.grid.map import cached
+
+        crowd = tuple(sorted(creatures)) if ranged else ()
+        key = ("cover", attacker, target, ranged, crowd, explain, options)
+        return cached(grid, key, lambda: _cover(grid, attacker, target, ranged, crowd, None, None, explain, options))
+    return _cover(grid, attacker, target, ranged, creatures, things, memo, explain, options)
+
+
+def _cover(
+    grid: GridMap,
+    attacker: Footprint | Point,
+    target: Footprint,
+    ranged: bool,
+    creatures: Iterable[Footprint],
+    things: Sequence[Thing] | None,
+    memo: _Memo | None,
+    explain: bool,
+    options: GridOptions,
+) -> CoverResult:
     starts, box_a = ends(attacker, every_corner=True)
     goals, box_t = ends(target, every_corner=False)
     if things is None:

@@ -49,15 +49,17 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import IntEnum, IntFlag, StrEnum
 from functools import cached_property
+from typing import TypeVar
 
 from sftactics.core.errors import FileFormatError
 from sftactics.grid.geometry import Footprint, Point, Square, as_footprint
 
 Edge = tuple[int, int, int]
+T = TypeVar("T")
 VERTICAL = 0
 HORIZONTAL = 1
 
@@ -303,6 +305,30 @@ class GridMap:
     def memo(self) -> dict[object, object]:
         """Per-map store for tables other grid modules derive from the map (movement steps, line blockers)."""
         return {}
+
+    @cached_property
+    def results(self) -> dict[object, object]:
+        """Per-map cache of answers that depend only on the map and their arguments (threat, cover,
+        concealment), bounded in size: see :func:`cached`."""
+        return {}
+
+
+#: How many answers a map keeps in :attr:`GridMap.results` before it starts afresh.
+RESULT_CACHE_LIMIT = 50_000
+
+
+def cached(grid: GridMap, key: object, compute: Callable[[], T]) -> T:
+    """``compute()``, remembered for ``key`` on this map (the map is immutable, so the answer cannot change)."""
+    store = grid.results
+    try:
+        return store[key]  # type: ignore[return-value]
+    except KeyError:
+        pass
+    value = compute()
+    if len(store) >= RESULT_CACHE_LIMIT:
+        store.clear()
+    store[key] = value
+    return value
 
 
 # --- text format -------------------------------------------------------------------------------------

@@ -137,6 +137,26 @@ def threatened_squares(
     space = as_footprint(position, footprint_side(size))
     if not armed:
         return frozenset()
+    if grid is not None:
+        from sftactics.grid.map import cached
+
+        key = ("threat", space, size, reach_ft, reach_weapon, zero_reach, long, options)
+        return cached(
+            grid, key, lambda: _threatened(space, size, reach_ft, reach_weapon, zero_reach, long, grid, options)
+        )
+    return _threatened(space, size, reach_ft, reach_weapon, zero_reach, long, None, options)
+
+
+def _threatened(
+    space: Footprint,
+    size: Size,
+    reach_ft: int | None,
+    reach_weapon: bool,
+    zero_reach: bool,
+    long: bool,
+    grid: GridMap | None,
+    options: GridOptions,
+) -> frozenset[Square]:
     natural = 0 if zero_reach else (natural_reach(size, long=long) if reach_ft is None else reach_ft)
     reach = natural + FEET_PER_SQUARE if reach_weapon else natural
     r = max(2, reach // FEET_PER_SQUARE)
