@@ -84,25 +84,9 @@ def concealment(
     """
     from sftactics.grid.map import cached
 
-    key = ("concealment", attacker, target, melee, tuple(concealing), tuple(blocks_sight), everywhere,
-           low_light_vision, darkvision, blindsight, options)  # fmt: skip
-    return cached(
-        grid,
-        key,
-        lambda: _concealment(
-            grid,
-            attacker,
-            target,
-            melee,
-            tuple(concealing),
-            tuple(blocks_sight),
-            everywhere,
-            low_light_vision,
-            darkvision,
-            blindsight,
-            options,
-        ),  # fmt: skip
-    )
+    args = (attacker, target, melee, tuple(concealing), tuple(blocks_sight), everywhere)
+    senses = (low_light_vision, darkvision, blindsight)
+    return cached(grid, ("concealment", *args, *senses, options), lambda: _concealment(grid, *args, *senses, options))
 
 
 def _concealment(
