@@ -81,6 +81,7 @@ GM commands (any time):
                            "target": "Ksarik"}, "trigger": "enters_reach"} (actor defaults to the current one)
 Session:
   dice me | dice engine    type your own die results | let the engine roll (seeded)
+  reactions ask | auto     decide each attack of opportunity yourself | always take them
   undo [N]   save FILE   log [N|all]   show   brief | verbose   help   quit
 At a dice prompt: the number rolled, 'roll' to let the engine roll that die, or 'cancel' to drop the command."""
 
@@ -188,6 +189,7 @@ class Session:
             "endcombat": self._endcombat,
             "begin": self._begin,
             "dice": self._dice_mode,
+            "reactions": self._reactions_mode,
             "undo": self._undo,
             "save": self._save,
             "log": self._log,
@@ -569,6 +571,26 @@ class Session:
         elif low:
             raise Usage("Usage: dice me (type your own results) or dice engine (the engine rolls)")
         self.say(f"Dice: {self._dice_text()}.")
+
+    def _reactions_mode(self, args: list[str]) -> None:
+        low = [a.lower() for a in args]
+        if low == ["ask"]:
+            self.fight.decide = self._ask_reaction
+        elif low in (["auto"], ["always"]):
+            self.fight.decide = None
+        elif low:
+            raise Usage("Usage: reactions ask (you decide each attack of opportunity) or reactions auto (always take)")
+        mode = "asked" if self.fight.decide is not None else "always taken"
+        self.say(f"Attacks of opportunity: {mode}.")
+
+    def _ask_reaction(self, state: Encounter, reactor: str, provoker: str, why: str) -> bool:
+        while True:
+            answer = self._read(f"{provoker} {why}: does {reactor} take an attack of opportunity? [y/n] ")
+            if answer.strip().lower() in ("y", "yes", ""):
+                return True
+            if answer.strip().lower() in ("n", "no"):
+                return False
+            self.say("Answer y or n.")
 
     def _undo(self, args: list[str]) -> None:
         if len(args) > 1 or (args and not (_INT.fullmatch(args[0]) and int(args[0]) >= 1)):

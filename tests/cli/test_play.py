@@ -16,6 +16,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from sftactics.cli import app
+from sftactics.dice.source import SeededDice
 from sftactics.encounter.engine import Fight
 from sftactics.encounter.events import DiceRolled
 from sftactics.io.scenario import load_scenario
@@ -404,3 +405,29 @@ def test_play_from_the_command_line(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Combat over in round" in result.output
     assert "dice me | dice engine" in result.output
+
+
+def test_reactions_can_be_asked_at_the_table(tmp_path: Path) -> None:
+    from sftactics.encounter.commands import Begin, EndTurn
+    from sftactics.encounter.engine import Fight
+    from sftactics.encounter.state import Combatant, Encounter
+    from sftactics.play import Session
+    from tests.builders import npc, pc
+
+    enc = Encounter(
+        map="\n".join(["." * 6] * 3),
+        combatants={
+            "Tess": Combatant(id="Tess", side="party", creature=pc(name="Tess"), position=(1, 1), initiative=20),
+            "Gob": Combatant(id="Gob", side="aliens", creature=npc(name="Gob"), position=(2, 1), initiative=10),
+        },
+    )
+    fight = Fight(enc, SeededDice(1), seed=1)
+    fight.do(Begin())
+    fight.do(EndTurn(actor="Tess"))
+    fight.do(EndTurn(actor="Gob"))
+    lines = iter(["reactions ask", "move 0,1", "n", "quit"])
+    console = Console(record=True, width=120)
+    Session(fight, seed=1, physical=False, console=console, input_fn=lambda p: next(lines)).run()
+    text = console.export_text()
+    assert "does Gob take an attack of opportunity?" in text
+    assert "Gob lets Tess go" in text

@@ -235,3 +235,18 @@ def test_flanking_gives_plus_2_to_melee() -> None:
     text = "\n".join(attack.lines)
     assert "+2 flanking [MOD-17]" in text and "Tess flanks Goblin" in text
     _ = TotalDefense
+
+
+@pytest.mark.rule("AOO-06", "ACT-05")
+def test_a_reaction_decider_may_decline_an_attack_of_opportunity() -> None:
+    asked: list[tuple[str, str]] = []
+
+    def decline(state: object, reactor: str, provoker: str, why: str) -> bool:
+        asked.append((reactor, provoker))
+        return False
+
+    f = setup([], tess_at=(2, 3), goblin=(3, 3))
+    f.decide = decline
+    events = f.do(Move(actor="Tess", to=(0, 3)))
+    assert asked == [("Goblin", "Tess")] and aoos(events) == []
+    assert not f.state.get("Goblin").reaction_used

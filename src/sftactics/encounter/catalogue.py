@@ -30,7 +30,9 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("combat maneuver", "standard", "ACT-13", "maneuver"),
     ActionInfo("concentrate to maintain a spell", "standard", "ACT-14", "use_ability", "an ability effect each round"),
     ActionInfo("covering fire", "standard", "ACT-15", "covering_fire"),
-    ActionInfo("dismiss a spell", "standard", "ACT-16", None, "spells are outside the seeds; the GM removes the effect"),
+    ActionInfo(
+        "dismiss a spell", "standard", "ACT-16", None, "spells are outside the seeds; the GM removes the effect"
+    ),
     ActionInfo("feint", "standard", "ACT-17", "feint"),
     ActionInfo("fight defensively", "standard", "ACT-18", "attack", "attack with fight_defensively: true"),
     ActionInfo("harrying fire", "standard", "ACT-19", "harrying_fire"),

@@ -23,7 +23,7 @@ from sftactics.encounter.actions import HANDLERS, Ctx
 from sftactics.encounter.commands import Command, command_actor, parse_command
 from sftactics.encounter.events import EVENT_ADAPTER, Event, replay
 from sftactics.encounter.state import Encounter
-from sftactics.encounter.tx import Tx
+from sftactics.encounter.tx import ReactionDecider, Tx
 
 #: Commands a GM may send at any time (no actor, no turn order).
 GM_COMMANDS = frozenset({"damage", "heal", "add_condition", "remove_condition", "end_combat", "trigger", "join"})
@@ -35,11 +35,12 @@ class StepResult:
     events: list[Event]
 
 
-def step(state: Encounter, command: Command, dice: DiceSource) -> StepResult:
-    """Validate and resolve one command. Raises RuleViolation (state untouched) when it breaks a rule."""
+def step(state: Encounter, command: Command, dice: DiceSource, *, decide: ReactionDecider | None = None) -> StepResult:
+    """Validate and resolve one command. Raises RuleViolation (state untouched) when it breaks a rule.
+    ``decide`` is asked before each attack of opportunity (default: every combatant takes the ones it can)."""
     if state.result is not None and command.type != "begin":
         raise RuleViolation("CF-02", f"the combat is over ({state.result.reason})")
-    tx = Tx(state, dice)
+    tx = Tx(state, dice, decide)
     actor = command_actor(command)
     t = tx.state.timeline
     if (
@@ -77,6 +78,7 @@ class Fight:
     commands: list[Command] = field(default_factory=list)
     events: list[list[Event]] = field(default_factory=list)
     seed: int | None = None
+    decide: ReactionDecider | None = None
 
     def __post_init__(self) -> None:
         self.state = self.start
@@ -89,7 +91,7 @@ class Fight:
         cmd = parse_command(command) if isinstance(command, dict) else command
         mark = len(self.dice.history)
         try:
-            result = step(self.state, cmd, self.dice)
+            result = step(self.state, cmd, self.dice, decide=self.decide)
         except SftError:
             # nothing half-applied: forget any dice the refused command consumed from a seeded stream
             if isinstance(self.dice, SeededDice):

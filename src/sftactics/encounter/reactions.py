@@ -106,6 +106,9 @@ def attack_of_opportunity(tx: Tx, reactor_id: str, provoker_id: str, why: str) -
     weapon = _best_weapon(s, reactor, provoker)
     if weapon is None:
         return False
+    if tx.decide is not None and not tx.decide(s, reactor_id, provoker_id, why):
+        tx.emit(Note(text=f"{reactor_id} lets {provoker_id} go: no attack of opportunity ({why})", rule="AOO-06"))
+        return False
     tx.emit(Note(text=f"{provoker_id} provokes an attack of opportunity from {reactor_id}: {why}", rule="AOO-06"))
     tx.emit(ActionSpent(id=reactor_id, slot="reaction", action=f"attack of opportunity on {provoker_id}",
                         rule="ACT-60"))  # fmt: skip

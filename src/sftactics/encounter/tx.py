@@ -7,7 +7,7 @@ from is an immutable value and is untouched.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sftactics.dice.source import DiceSource
 from sftactics.encounter import timing
@@ -24,11 +24,15 @@ from sftactics.encounter.state import Effect, Encounter, Expiry
 from sftactics.sf1e.statblock import ModifierSpec
 from sftactics.sf1e.state import ConditionInstance, Creature
 
+#: Asked whether a combatant takes a reaction: (state, reactor, provoker, why) -> take it?
+ReactionDecider = Callable[[Encounter, str, str, str], bool]
+
 
 class Tx:
-    def __init__(self, state: Encounter, dice: DiceSource) -> None:
+    def __init__(self, state: Encounter, dice: DiceSource, decide: ReactionDecider | None = None) -> None:
         self.state = state
         self.dice = dice
+        self.decide = decide
         self.events: list[Event] = []
         self._dice_mark = len(dice.history)
 
