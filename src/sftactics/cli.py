@@ -259,6 +259,23 @@ def map_command(
     map_cmd(scenario, from_, show or [], svg, area, out, view=view)
 
 
+import_app = typer.Typer(help="Import creatures from other tools.", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("foundry")
+def import_foundry(
+    paths: Annotated[list[Path], typer.Argument(help="Foundry VTT actor JSON files, or folders of them")],
+    out_dir: Annotated[Path, typer.Option("--out", help="folder for the YAML stat blocks (created if needed)")],
+) -> None:
+    """Import Foundry VTT (sfrpg) creatures as stat-block YAML; prints every normalisation made."""
+    from sftactics.io.foundry import import_foundry_cmd
+
+    code = import_foundry_cmd(paths, out_dir, out)
+    if code:
+        raise typer.Exit(code)
+
+
 @app.command("schema")
 def schema_cmd(
     what: Annotated[
