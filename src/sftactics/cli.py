@@ -134,16 +134,29 @@ def duel_cmd(
     first: Annotated[Path, typer.Argument(help="first combatant's stat block")],
     second: Annotated[Path, typer.Argument(help="second combatant's stat block")],
     seed: Annotated[int, typer.Option(help="seed for reproducible dice")] = 1,
-    rounds: Annotated[int, typer.Option(min=1, max=100, help="stop after this many rounds")] = 20,
+    rounds: Annotated[int, typer.Option(min=1, max=100, help="the GM stops the fight after this many rounds")] = 20,
+    brief: Annotated[bool, typer.Option(help="one line per attack instead of the full explanation")] = False,
 ) -> None:
-    """Two stat blocks trade attacks (first weapon each) until one is out of the fight."""
+    """Two stat blocks fight it out, side by side with no map, each on the simple built-in policy."""
+    from sftactics.encounter import narrate
+    from sftactics.encounter.engine import Fight
+    from sftactics.encounter.runner import auto_play
+    from sftactics.encounter.state import Combatant, Encounter
     from sftactics.io.statblocks import load_statblock
-    from sftactics.sf1e.duel import run_duel
+    from sftactics.sf1e.state import Creature
 
-    a = load_statblock(first)
-    b = load_statblock(second)
-    for line in run_duel(a, b, SeededDice(seed), rounds=rounds).lines:
-        out.print(line)
+    a, b = load_statblock(first), load_statblock(second)
+    ids = (a.name, b.name if b.name != a.name else b.name + " (2)")
+    combatants = {
+        cid: Combatant(id=cid, side=side, creature=Creature.fresh(sb, cid))
+        for cid, side, sb in ((ids[0], "first", a), (ids[1], "second", b))
+    }
+    fight = auto_play(Fight.seeded(Encounter(name="duel", combatants=combatants), seed), max_rounds=rounds)
+    for line in narrate.lines(fight.all_events(), verbose=not brief):
+        out.print(line, markup=False)
+    out.print("")
+    for line in narrate.summary(fight.state):
+        out.print(line, markup=False)
 
 
 def _fight_dice(seed: int, dice: str | None) -> DiceSource:
