@@ -28,8 +28,8 @@ from sftactics.dice import parse, roll
 from sftactics.dice.source import DiceSource
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import injury, stats
-from sftactics.sf1e.state import ConditionInstance, Creature
 from sftactics.sf1e.statblock import Ability
+from sftactics.sf1e.state import ConditionInstance, Creature
 
 TRAVEL_DAY_HOURS = {"foot": 8, "mount": 8, "small crew vehicle": 10, "vehicle with shifts": 24}
 FREE_WALK_HOURS = 8
