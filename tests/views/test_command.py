@@ -137,14 +137,14 @@ def test_overlays_and_svg_through_the_cli(hold: Path, tmp_path: Path) -> None:
     assert names == ["Vex", "Kraa", "Gib"]
 
 
-def test_repeated_show_options_and_the_view_stub(hold: Path) -> None:
+def test_repeated_show_options_and_the_side_view(hold: Path) -> None:
     r = CliRunner().invoke(
         app, ["map", str(hold), "--from", "Vex", "--show", "reach", "--show", "threat", "--view", "party"]
     )
     assert r.exit_code == 0, r.output
     assert "reach: Vex (V), land speed 30 ft, from the start of a turn" in r.output
     assert "threat: squares threatened by Vex (V)" in r.output
-    assert "view of side party: everything is drawn for now" in r.output
+    assert "view of side party: only what the side perceives is drawn" in r.output
 
 
 @pytest.mark.parametrize(

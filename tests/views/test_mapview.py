@@ -299,12 +299,19 @@ def test_a_large_creature_fills_its_space_and_map_directives_are_listed() -> Non
     assert "also (map directives): wall 1,0 W" in text
 
 
-def test_view_of_a_side_is_a_stub_that_draws_everything() -> None:
+@pytest.mark.rule("SEN-06", "SEN-05")
+def test_view_of_a_side_leaves_out_opponents_it_has_not_located() -> None:
     state = tiny()
-    assert side_view(state, "aliens") is state
+    assert side_view(state, "aliens").combatants == state.combatants  # nothing computed yet: all observed
     text = render_text(build_view(state, view="aliens"))
     assert panel(text) == panel(render_text(build_view(state)))
-    assert "view of side aliens: everything is drawn for now" in text
+    assert "view of side aliens: only what the side perceives is drawn (0 opponents not located)" in text
+    friends = [c for c in state.combatants.values() if c.side == "aliens"]
+    foes = [c for c in state.combatants.values() if c.side != "aliens"]
+    lost = {f"{a.id}>{b.id}": 1 for a in friends for b in foes}  # 1: aware of presence only
+    hidden = state.model_copy(update={"awareness": lost})
+    seen = side_view(hidden, "aliens")
+    assert set(seen.combatants) == {c.id for c in friends}
 
 
 def test_threat_without_a_subject_draws_one_panel_per_side() -> None:

@@ -148,21 +148,33 @@ def one_attack(
     *,
     nonlethal: bool = False,
     reaction: bool = False,
+    square: tuple[int, int] | None = None,
 ) -> None:
-    """One attack roll with everything the positions give (reach, range, cover, flanking, concealment)."""
+    """One attack roll with everything the positions give (reach, range, cover, flanking, concealment) and
+    what each side perceives of the other (SEN-04..10, MOD-20)."""
+    from sftactics.encounter import perception
     from sftactics.encounter.tactics import one_shot_terms
 
     s = tx.state
     attacker, target = s.get(attacker_id), s.get(target_id)
     geo = space.attack_geometry(s, attacker, target, weapon)
+    seen = perception.attack_terms(s, attacker, target, melee=weapon.is_melee, square=square)
+    if seen.automatic_miss:
+        tx.emit(AttackMade(attacker=attacker_id, target=target_id, weapon=weapon.name, hit=False, critical=False,
+                           damage=None, lines=(*geo.notes, *seen.lines), reaction=reaction))  # fmt: skip
+        perception.after_attack(tx, attacker, target, melee=weapon.is_melee)
+        return
     shot_attack, shot_ac, consumed = one_shot_terms(s, attacker, target)
+    miss, why = geo.miss_chance, geo.miss_reason
+    if seen.miss_chance > miss:
+        miss, why = seen.miss_chance, f"the attacker does not see the target, {seen.rule}"
     situation = Situation(
         attack_terms=(*geo.attack_terms, *extra, *shot_attack),
-        ac_terms=(*geo.ac_terms, *shot_ac),
+        ac_terms=(*geo.ac_terms, *shot_ac, *seen.ac_terms),
         nonlethal=nonlethal,
         zero_gravity=s.gravity == "zero",
-        miss_chance=geo.miss_chance,
-        miss_reason=geo.miss_reason,
+        miss_chance=miss,
+        miss_reason=why,
         ctx=injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == target_id),
     )
     result = resolve_attack(attacker.creature, target.creature, weapon, tx.dice, situation, s.options)
@@ -181,6 +193,7 @@ def one_attack(
     tx.creature(target_id, result.defender)
     for eid in consumed:
         tx.end_effect(eid, "used by this attack")
+    perception.after_attack(tx, attacker, target, melee=weapon.is_melee)
     if not reaction:
         tx.emit(CombatantChanged(id=attacker_id, changes={"attacks_this_turn": attacker.attacks_this_turn + 1}))
 
@@ -305,6 +318,16 @@ def do_change_grip(tx: Tx, cmd: ChangeGrip, ctx: Ctx) -> None:
     tx.note(f"{c.id} changes grip on {weapon.name} (grips are not tracked further)", "ACT-40")
 
 
+def do_search(tx: Tx, cmd: Any, ctx: Ctx) -> None:
+    from sftactics.encounter import perception
+
+    c = _actor(tx, cmd.actor, ctx)
+    _spend(tx, c, "move", "search (Perception)", "SEN-05", ctx)
+    lines = perception.search(tx, c.id)
+    tx.emit(CheckMade(id=c.id, what="Perception (SEN-05)", success=bool(lines), lines=tuple(lines) or
+                      (f"{c.id} looks around: no one new to find",)))  # fmt: skip
+
+
 def do_manipulate(tx: Tx, cmd: Manipulate, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
     _spend(tx, c, "move", f"manipulate an item: {cmd.what}", "ACT-34", ctx)
@@ -316,7 +339,7 @@ def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
         raise RuleViolation("CF-01", "the combat has already begun")
     if len(tx.state.sides()) < 2:
         raise RuleViolation("CF-02", "a combat needs at least two sides")
-    flow.begin(tx)
+    flow.begin(tx, roll_awareness=cmd.roll_awareness)
 
 
 def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
@@ -325,6 +348,9 @@ def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
     slot = _slot(tx, c, "standard", "an attack", ctx)
     target = _target(tx, c, cmd.target)
     space.attack_geometry(tx.state, c, target, weapon)  # out of reach or range: refused before anything happens
+    from sftactics.encounter import perception
+
+    perception.attack_terms(tx.state, c, target, melee=weapon.is_melee, square=cmd.square)  # SEN-04, SEN-05
     _check_in_hand(c, weapon)
     _check_ammo(c, weapon)
     _spend(tx, c, "standard", f"attack {cmd.target} with {weapon.name}", "ACT-11", ctx, slot)
@@ -336,7 +362,7 @@ def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
         reactions.provoke_all(tx, c.id, "makes a ranged attack while threatened (AOO-12)")
         if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
             return
-    one_attack(tx, c.id, cmd.target, weapon, [], nonlethal=cmd.nonlethal)
+    one_attack(tx, c.id, cmd.target, weapon, [], nonlethal=cmd.nonlethal, square=cmd.square)
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target)
 
 
@@ -774,6 +800,7 @@ def _kind_of(cmd: Command) -> str:
         "draw": "move",
         "sheathe": "move",
         "manipulate": "move",
+        "search": "move",
         "change_grip": "swift",
         "crawl": "move",
         "stand_up": "move",
@@ -870,6 +897,7 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "drop_item": do_drop_item,
     "change_grip": do_change_grip,
     "manipulate": do_manipulate,
+    "search": do_search,
     "crawl": do_crawl,
     "withdraw": do_withdraw,
     "run": do_run,

@@ -18,18 +18,23 @@ class _Cmd(BaseModel):
 
 
 class Begin(_Cmd):
-    """Start the fight: decide awareness, roll initiative, open the surprise round or round 1 (CF-01)."""
+    """Start the fight: decide awareness, roll initiative, open the surprise round or round 1 (CF-01).
+    ``roll_awareness``: decide who is aware by Perception against the hidden combatants' Stealth (CF-07)
+    instead of the scenario's ``aware`` flags."""
 
     type: Literal["begin"] = "begin"
+    roll_awareness: bool = False
 
 
 class Attack(_Cmd):
-    """One attack as a standard action (ACT-11); ``fight_defensively`` adds -4/+2 AC (ACT-18)."""
+    """One attack as a standard action (ACT-11); ``fight_defensively`` adds -4/+2 AC (ACT-18). ``square``: the
+    square aimed at when the attacker is aware only of the target's presence (MOD-05)."""
 
     type: Literal["attack"] = "attack"
     actor: str
     target: str
     weapon: str | None = None
+    square: tuple[int, int] | None = None
     nonlethal: bool = False
     fight_defensively: bool = False
 
@@ -288,6 +293,14 @@ class CoupDeGrace(_Cmd):
     weapon: str | None = None
 
 
+class Search(_Cmd):
+    """An active Perception check against every opponent the actor has not pinpointed, as a move action
+    (SEN-05; the action cost is XREF, Perception)."""
+
+    type: Literal["search"] = "search"
+    actor: str
+
+
 class TotalDefense(_Cmd):
     """+4 AC until the start of your next turn; no attacks of opportunity meanwhile (ACT-20)."""
 
@@ -447,6 +460,7 @@ Command = Annotated[
     | Manipulate
     | ThrowGrenade
     | UseAbility
+    | Search
     | ManeuverCmd
     | Escape
     | RemoveDirtyTrick

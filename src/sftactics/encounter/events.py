@@ -148,6 +148,16 @@ class InitiativeChanged(_Ev):
     why: str = ""
 
 
+class AwarenessChanged(_Ev):
+    """Who now perceives whom: "observer>target" -> the new awareness state (``sf1e.senses.Awareness``);
+    ``hide`` / ``unhide`` start or end hiding for those pairs."""
+
+    type: Literal["awareness_changed"] = "awareness_changed"
+    changes: dict[str, int] = Field(default_factory=dict)
+    hide: tuple[str, ...] = ()
+    unhide: tuple[str, ...] = ()
+
+
 class DiceRolled(_Ev):
     """Every die rolled by one command, in order (so a replay needs no RNG and a seed can resume)."""
 
@@ -190,6 +200,7 @@ Event = Annotated[
     | EffectEnded
     | Readied
     | InitiativeChanged
+    | AwarenessChanged
     | DiceRolled
     | Note
     | CombatantJoined
@@ -287,6 +298,11 @@ def _init_changed(s: Encounter, e: InitiativeChanged) -> Encounter:
     return s.update(e.id, initiative=e.count).with_timeline(order=e.order)
 
 
+def _awareness(s: Encounter, e: AwarenessChanged) -> Encounter:
+    hiding = (s.hiding | frozenset(e.hide)) - frozenset(e.unhide)
+    return s.model_copy(update={"awareness": {**s.awareness, **e.changes}, "hiding": hiding})
+
+
 def _dice(s: Encounter, e: DiceRolled) -> Encounter:
     return s.model_copy(update={"dice_used": s.dice_used + len(e.dice)})
 
@@ -317,6 +333,7 @@ _APPLY: dict[str, Callable[[Encounter, Any], Encounter]] = {
     "effect_ended": _effect_ended,
     "readied": _readied,
     "initiative_changed": _init_changed,
+    "awareness_changed": _awareness,
     "dice_rolled": _dice,
     "note": _nothing,
     "combatant_joined": _joined,

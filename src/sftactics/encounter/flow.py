@@ -106,7 +106,18 @@ def _break_ties(tx: Tx, tied: list[str], roll_offs: dict[str, list[int]]) -> lis
             return sorted(tied, key=lambda x: rolls[x], reverse=True)
 
 
-def begin(tx: Tx) -> None:
+def begin(tx: Tx, *, roll_awareness: bool = False) -> None:
+    from sftactics.encounter import perception
+    from sftactics.encounter.events import AwarenessChanged
+
+    s = tx.state
+    hide = tuple(perception.key(o.id, t.id) for t in s.combatants.values() if t.hidden for o in s.enemies_of(t.id))
+    if hide:
+        tx.emit(AwarenessChanged(hide=hide))
+    if roll_awareness:
+        perception.roll_surprise(tx)
+    elif s.track_awareness:
+        perception.refresh(tx, force=True)
     s = tx.state
     surprise = surprise_round(s)
     for cid in s.combatants:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from sftactics.encounter import events as ev
 from sftactics.encounter.events import Event
 from sftactics.encounter.state import Encounter
+from sftactics.sf1e.senses import Awareness
 
 
 def lines(events: Iterable[Event], *, verbose: bool = True) -> list[str]:
@@ -58,6 +59,15 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             if e.readied is None:
                 return []
             return [f"{e.id} readies {e.readied.command.get('type')} (trigger: {e.readied.trigger})"]
+        case ev.AwarenessChanged():
+            if not verbose:
+                return []
+            out = []
+            for k, v in sorted(e.changes.items()):
+                o, t = k.split(">", 1)
+                out.append(f"  awareness: {o} -> {t}: {Awareness(v).text}")
+            out += [f"  {k.split('>', 1)[1]} no longer hides from {k.split('>', 1)[0]}" for k in e.unhide]
+            return out
         case ev.InitiativeChanged():
             return [f"{e.id} moves to initiative {e.count}: {e.why}"]
         case ev.Note():

@@ -18,6 +18,7 @@ from sftactics.encounter.commands import (
     Command,
     EndTurn,
     Move,
+    Search,
     StabilizeWithResolve,
     StayInTheFight,
     ThrowGrenade,
@@ -31,7 +32,10 @@ Policy = Callable[[Fight, str], None]
 
 
 def _foes(state: Encounter, me: Combatant) -> list[Combatant]:
-    return [c for c in state.enemies_of(me.id) if not c.out_of_fight]
+    """Enemies still fighting that this combatant knows the location of (it acts only on what it perceives)."""
+    from sftactics.encounter.perception import perceived_enemies
+
+    return [c for c in perceived_enemies(state, me.id) if not c.out_of_fight]
 
 
 def _nearest(state: Encounter, me: Combatant) -> Combatant | None:
@@ -145,6 +149,8 @@ def simple(fight: Fight, cid: str) -> None:
             return
         me = s.get(cid)
         target = _nearest(s, me)
+        if target is None and not me.out_of_fight and moves == 0 and _try(fight, Search(actor=cid)):
+            continue  # no foe located: look for one
         if me.out_of_fight or target is None:
             break
         grenade = _grenade_point(s, me)

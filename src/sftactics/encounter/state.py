@@ -99,6 +99,7 @@ class Combatant(_Model):
     fled: bool = False
     insignificant: bool = False
     takes_aoo: bool = True  # takes attacks of opportunity when it can (AOO-06)
+    hidden: bool = False  # starts the fight hidden (Stealth) from its opponents
     ammo: dict[str, int] = Field(default_factory=dict)  # shots (or grenades) left per weapon; missing = full
     in_hand: tuple[str, ...] | None = None  # weapons held (GEN-10); None: not tracked, all at hand
 
@@ -141,6 +142,9 @@ class Encounter(_Model):
     next_effect_id: int = 1
     result: CombatResult | None = None
     dice_used: int = 0
+    track_awareness: bool = True  # per-pair awareness (SEN-05..10) decides what may be targeted
+    awareness: dict[str, int] = Field(default_factory=dict)  # "observer>target" -> sf1e.senses.Awareness
+    hiding: frozenset[str] = frozenset()  # "observer>target": the target hides from that observer (Stealth)
 
     # ------------------------------------------------------------------ lookups
     def get(self, cid: str) -> Combatant:

@@ -47,6 +47,7 @@ class CombatantEntry(_Model):
     initiative: int | None = Field(None, description="an initiative count already rolled")
     state: StartingState | None = None
     takes_aoo: bool = Field(True, description="takes attacks of opportunity when it can (AOO-06)")
+    hidden: bool = Field(False, description="starts hidden (Stealth) from its opponents (SEN-08, CF-07)")
     in_hand: tuple[str, ...] | None = Field(
         None, description="weapons held at the start; when given, weapons must be drawn to be used (GEN-10)"
     )
@@ -56,6 +57,7 @@ class CombatantEntry(_Model):
 class ScenarioFile(_Model):
     name: str = "encounter"
     description: str = ""
+    track_awareness: bool = Field(True, description="track who perceives whom (SEN-05..10)")
     map: str | None = Field(None, description="the battle map in the grid's text format (docs/maps.md)")
     options: Sf1eOptions = Field(default_factory=Sf1eOptions)
     combatants: tuple[CombatantEntry, ...]
@@ -112,11 +114,12 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
             aware=entry.aware,
             initiative=entry.initiative,
             takes_aoo=entry.takes_aoo,
+            hidden=entry.hidden,
             in_hand=tuple(stat.weapon(n).name for n in entry.in_hand) if entry.in_hand is not None else None,
             ammo=entry.ammo,
         )
     return Encounter(name=scen.name, options=scen.options, map=scen.map, combatants=combatants,
-                     gravity=_gravity(grid))  # fmt: skip
+                     gravity=_gravity(grid), track_awareness=scen.track_awareness)  # fmt: skip
 
 
 def _gravity(grid: Any) -> Literal["zero", "low", "normal", "high"]:

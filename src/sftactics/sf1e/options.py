@@ -87,6 +87,12 @@ class Sf1eOptions(BaseModel):
     helpless_prone_stack: bool = Field(
         True, description="MOD-19: helpless's +4 to melee attackers stacks with prone's -4 AC against melee."
     )
+    noisy_combat_locates: bool = Field(
+        True,
+        description="SEN-05 / GM call: a combatant that is fighting in the open (not hiding, not invisible, not "
+        "incorporeal) is heard well enough that any opponent with line of effect and working hearing knows its "
+        "square (aware of location) without a check; False: ordinary hearing needs a Perception check.",
+    )
     critical_dc_base: int = Field(
         10,
         description="SV-07 / XREF (CRB p. 181): weapon critical effect DC = this + half the weapon's item "

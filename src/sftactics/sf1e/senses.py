@@ -75,8 +75,12 @@ Perception). Ties are this module's documented choice (the seeds have no rule fo
 higher total bonus wins, and equal bonuses roll off with a d20 each, repeated until it breaks, as initiative
 does (CF-04); ``ties="observer"`` (the Stealth total works as a DC) and ``ties="hider"`` are the alternatives.
 An unseen hider gets +40 to Stealth standing still, +20 moving, unless the observer has a working blindsense
-or blindsight (SEN-09, SEN-11; blindsight counts as the stronger blindsense, a decision). :func:`perception_vs_dc`
-is a Perception check against a fixed DC (noticing an invisible creature that is not hiding, SPA-17).
+or blindsight (SEN-09, SEN-11; blindsight counts as the stronger blindsense, a decision). Which hider counts as
+unseen for that bonus is a decision too: by default one that no precise sense of the observer reaches
+(invisible, in darkness, out of sight), since reading "unseen" as "any state short of observing" would hand
++40 to every ambusher against foes who are merely unaware; ``unseen=True`` gives the literal reading.
+:func:`perception_vs_dc` is a Perception check against a fixed DC (noticing an invisible creature that is not
+hiding, SPA-17).
 
 After a check: success raises the state to ``on_notice`` (from UNAWARE) or to ``ceiling`` (pinpointing from
 AWARE_OF_PRESENCE or better); failure against a hider leaves an observer that knew more with only
@@ -739,7 +743,7 @@ def observe(
             Awareness.UNAWARE, Awareness.UNAWARE, Awareness.UNAWARE, (), ("ethereal: beyond every sense",), "SEN-12"
         )
     if observer_inside_object:
-        if distance_ft is not None and distance_ft <= TOUCH_RANGE_FT:
+        if distance_ft is None or distance_ft <= TOUCH_RANGE_FT:
             adj = Channel("sense of adjacent squares", Mechanism.OTHER, False, True, TOUCH_RANGE_FT)
             loc = Awareness.AWARE_OF_LOCATION
             return Observation(loc, loc, loc, (adj,), ("inside an object: senses adjacent squares",), "SPA-15")

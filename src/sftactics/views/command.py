@@ -29,7 +29,7 @@ def map_cmd(
     """Draw ``scenario``'s map with its combatants and the overlays in ``show`` (reach, threat, cover, area;
     each item may hold several names separated by commas); ``from_`` names the combatant they are for (or the
     side, for threat); ``area`` is an area template such as ``"burst 15 at 5,5"``; ``svg`` also writes the
-    picture there; ``view`` names the side whose picture it is (a stub: everything is drawn for now)."""
+    picture there; ``view`` names the side whose picture it is (opponents it has not located are left out)."""
     state = load_scenario(scenario)
     if state.map is None:
         raise SftError(f"{scenario}: the scenario has no map (add one under 'map:', see docs/maps.md)")

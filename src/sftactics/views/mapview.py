@@ -26,8 +26,8 @@ Overlays (:data:`OVERLAYS`), each built by its own function:
   emanation, spread, cone, line, cylinder (EFF-01..09, EFF-36), written as in :func:`parse_area`. Squares in
   the area are ``x``; squares of the shape that line of effect from the origin does not reach are ``-``.
 
-``view SIDE`` (:func:`side_view`) is a stub for now: it checks the side and draws everything. The senses issue
-will hide what the side cannot perceive.
+``view SIDE`` (:func:`side_view`) draws only what that side perceives: opponents whose location no member
+knows are left out (SEN-05..07).
 
 Text
     One character per square as in the map's text format (see ``docs/maps.md``), with a space after it so
@@ -549,11 +549,21 @@ def area_overlay(
 
 
 def side_view(state: Encounter, side: str) -> Encounter:
-    """What ``side`` perceives of the fight. A stub: it checks the side and returns everything; the senses
-    issue will hide what the side cannot see or hear."""
+    """What ``side`` perceives of the fight (SEN-05..07): an opponent is drawn only if some member of the side
+    knows its location (aware of location or observing); opponents known only to be present, or unknown, are
+    left out, and no opponent's stat block is shown beyond its token."""
+    from sftactics.encounter.perception import side_knows
+    from sftactics.sf1e.senses import Awareness
+
     if _side(state, side) is None:
         raise SftError(f"no side named {side!r} (sides: {', '.join(state.sides())})")
-    return state
+    known = side_knows(state, side)
+    keep = {
+        cid: c
+        for cid, c in state.combatants.items()
+        if c.side == side or known.get(cid, Awareness.UNAWARE) >= Awareness.AWARE_OF_LOCATION
+    }
+    return state.model_copy(update={"combatants": keep})
 
 
 def build_view(
@@ -569,17 +579,19 @@ def build_view(
 
     ``subject`` is the combatant the reach and cover overlays are for, and the combatant or side whose threat
     is drawn (without it, one threat panel per side). An ``area`` spec adds the area overlay even if ``show``
-    does not name it (the subject, if any, is the caster). ``view`` names the side whose picture this is (a
-    stub for now: everything is drawn).
+    does not name it (the subject, if any, is the caster). ``view`` names the side whose picture this is:
+    opponents it has not located are left out.
     """
     grid = _grid(state)
     notes: list[str] = []
     if view is not None:
-        state = side_view(state, view)
+        seen = side_view(state, view)
+        hidden = len(state.combatants) - len(seen.combatants)
         notes.append(
-            f"view of side {_side(state, view)}: everything is drawn for now (hiding what the side cannot "
-            "perceive comes with senses)"
+            f"view of side {_side(state, view)}: only what the side perceives is drawn "
+            f"({hidden} opponent{'s' if hidden != 1 else ''} not located)"
         )
+        state = seen
     wanted: list[str] = []
     for item in show:
         for name in (s.strip().lower() for s in item.split(",")):
