@@ -106,3 +106,16 @@ def test_a_spell_like_ability_used_while_threatened_provokes_and_is_spoiled_by_d
     assert reaction and reaction[0].hit
     assert any(e.type == "note" and "AOO-11" in e.rule for e in events)
     assert f.state.creature("Tess").state.sp == 28
+
+
+@pytest.mark.rule("ACT-10", "ACT-14", "ACT-21")
+def test_activating_an_item_or_keeping_up_an_effect_is_a_standard_action_that_does_not_provoke() -> None:
+    tess = combatant("Tess", "party", pc(name="Tess"), initiative=30, position=(2, 1))
+    gob = combatant("Gob", "aliens", npc(name="Gob"), initiative=5, position=(3, 1))
+    f = fight(encounter(tess, gob, map=OPEN), [2])
+    f.do(Begin())
+    events = f.do(UseAbility(actor="Tess", name="stun grenade launcher", kind="item", target="Gob",
+                             save={"type": "fort", "dc": 15}, conditions=[{"name": "dazzled", "rounds": 1}]))  # fmt: skip
+    assert f.state.get("Tess").spent == ("standard",)
+    assert not any(e.type == "attack_made" and e.reaction for e in events)
+    assert f.state.creature("Gob").has("dazzled")  # Fort +4: d20 2 + 4 = 6 fails against DC 15

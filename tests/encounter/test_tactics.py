@@ -31,12 +31,12 @@ def duel(dice: list[int], *, tess_at: tuple[int, int] = (2, 2), foe_at: tuple[in
     return f
 
 
-@pytest.mark.rule("MAN-01", "MAN-05", "MAN-07")
+@pytest.mark.rule("MAN-01", "MAN-05", "MAN-07", "ACT-13")
 def test_a_grapple_lasts_until_the_end_of_the_grapplers_next_turn() -> None:
     # baton +7 vs KAC 15 + 8 = 23: d20 16 -> 23 grapples (not a pin: 28 needed)
     f = duel([16])
     f.do(ManeuverCmd(actor="Tess", target="Ksarik", kind="grapple", weapon="baton"))
-    assert f.state.creature("Ksarik").has("grappled")
+    assert f.state.creature("Ksarik").has("grappled") and f.state.get("Tess").spent == ("standard",)
     for who in ("Tess", "Bo", "Ksarik"):
         f.do(EndTurn(actor=who))
     assert f.state.creature("Ksarik").has("grappled")  # Tess's next turn has begun, not ended
@@ -144,3 +144,20 @@ def test_coup_de_grace_on_a_helpless_foe() -> None:
     # automatic critical: (4 + 3) x 2 = 14 of 25 HP; the ksarik then fails its Fortitude save (2 + 4 < 14): dead
     k2 = f.state.creature("Ksarik")
     assert k2.has("dead")
+
+
+@pytest.mark.rule("ACT-22", "ACT-38", "MAN-08", "MAN-03", "CON-02")
+def test_other_actions_cost_what_the_rules_say() -> None:
+    # escaping a grapple by grappling back is a standard action; shaking off a dirty trick a move action
+    f = duel([16, 2])
+    f.do(ManeuverCmd(actor="Tess", target="Ksarik", kind="grapple", weapon="baton"))
+    f.do(EndTurn(actor="Tess"))
+    f.do(EndTurn(actor="Bo"))
+    f.do(Escape(actor="Ksarik", method="grapple"))
+    assert f.state.get("Ksarik").spent == ("standard",)
+    f2 = duel([17])
+    f2.do(ManeuverCmd(actor="Tess", target="Ksarik", kind="dirty_trick", weapon="baton", condition="shaken"))
+    f2.do(EndTurn(actor="Tess"))
+    f2.do(EndTurn(actor="Bo"))
+    f2.do(RemoveDirtyTrick(actor="Ksarik"))
+    assert f2.state.get("Ksarik").spent == ("move",)
