@@ -114,8 +114,15 @@ def test_activating_an_item_or_keeping_up_an_effect_is_a_standard_action_that_do
     gob = combatant("Gob", "aliens", npc(name="Gob"), initiative=5, position=(3, 1))
     f = fight(encounter(tess, gob, map=OPEN), [2])
     f.do(Begin())
-    events = f.do(UseAbility(actor="Tess", name="stun grenade launcher", kind="item", target="Gob",
-                             save={"type": "fort", "dc": 15}, conditions=[{"name": "dazzled", "rounds": 1}]))  # fmt: skip
+    flash = UseAbility(
+        actor="Tess",
+        name="flash projector",
+        kind="item",
+        target="Gob",
+        save={"type": "fort", "dc": 15},
+        conditions=[{"name": "dazzled", "rounds": 1}],
+    )
+    events = f.do(flash)
     assert f.state.get("Tess").spent == ("standard",)
     assert not any(e.type == "attack_made" and e.reaction for e in events)
     assert f.state.creature("Gob").has("dazzled")  # Fort +4: d20 2 + 4 = 6 fails against DC 15
