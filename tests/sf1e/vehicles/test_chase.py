@@ -72,7 +72,7 @@ def _sample_chase(options: VehicleOptions) -> ch.Chase:
     return s.chase
 
 
-@pytest.mark.rule("CHS-41", "CHS-12", "CHS-14", "CHS-20", "CHS-03")
+@pytest.mark.rule("CHS-41", "CHS-12", "CHS-14", "CHS-20", "CHS-03", "EX-18")
 def test_ex18_sample_chase_pilot_actions_and_progress() -> None:
     c = _sample_chase(VehicleOptions())
     rec = c.record("buggy")
@@ -85,14 +85,14 @@ def test_ex18_sample_chase_pilot_actions_and_progress() -> None:
     assert any("left behind [CHS-20]" in line for line in p.lines)
 
 
-@pytest.mark.rule("CHS-41", "CHS-03")
+@pytest.mark.rule("CHS-41", "CHS-03", "EX-18")
 def test_ex18_trick_with_the_current_positions_option() -> None:
     c = _sample_chase(VehicleOptions(ahead_during_pilot_actions="current"))
     rec = c.record("buggy")
     assert rec is not None and rec.actions[1].failed_by == 5  # 11: +2 for having just sped past every enemy
 
 
-@pytest.mark.rule("CHS-41", "CHS-24", "CHS-25", "ATK-14", "CHS-23")
+@pytest.mark.rule("CHS-41", "CHS-24", "CHS-25", "ATK-14", "CHS-23", "EX-18")
 def test_ex18_sample_chase_combat() -> None:
     sample = VehicleOptions(hardness_vs_attacks="ignored")
     c = step(_sample_chase(sample), Progress(), ScriptedDice([]), sample).chase
@@ -118,7 +118,7 @@ def test_ex18_sample_chase_combat() -> None:
     assert d2.chase.get("cycle1").vehicle.state.hp == 7 and not d2.chase.over
 
 
-@pytest.mark.rule("CHS-20", "CHS-23")
+@pytest.mark.rule("CHS-20", "CHS-23", "EX-17")
 def test_ex17_one_cruiser_escape() -> None:
     cruiser = stat(foundry_stat("hovertrike"), name="police cruiser")  # item level 2: speed up DC 19
     c = chase_of(buggy(zone=1), entry("cruiser", "police", 0, stat=cruiser))
@@ -133,7 +133,7 @@ def test_ex17_one_cruiser_escape() -> None:
     assert p.chase.get("buggy").status == "escaped" and p.chase.over
 
 
-@pytest.mark.rule("CHS-20", "CHS-21")
+@pytest.mark.rule("CHS-20", "CHS-21", "EX-17")
 def test_ex17_two_cruisers_and_declining_escape() -> None:
     cruiser = stat(foundry_stat("hovertrike"), name="police cruiser")
     c = chase_of(buggy(zone=1), entry("A", "police", 0, stat=cruiser), entry("B", "police", 0, stat=cruiser))

@@ -119,7 +119,7 @@ def test_after_a_race() -> None:
         p.stop_short(driven, YSOKI, ScriptedDice([10]))
 
 
-@pytest.mark.rule("VEH-17")
+@pytest.mark.rule("VEH-17", "EX-10")
 def test_stop_short_ex10() -> None:
     raced = p.new_round(p.race(cycle(), YSOKI, ScriptedDice([10])).vehicle)
     r = p.stop_short(raced, YSOKI, ScriptedDice([10]))  # 10 + 7 = 17 -> 15 ft less (EX-10)

@@ -1,0 +1,70 @@
+"""Seed streams, batches and backends: the same results whatever runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sftactics.io.scenario import load_scenario
+from sftactics.sim.runner import SimJob, fight_seed, make_batches, parse_policies, simulate, simulate_results
+
+
+def test_seed_streams_are_deterministic_and_distinct() -> None:
+    assert fight_seed(7, 3) == fight_seed(7, 3)
+    seeds = {fight_seed(7, i) for i in range(1000)} | {fight_seed(8, i) for i in range(1000)}
+    assert len(seeds) == 2000
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_batches_cover_every_run_once() -> None:
+    for runs, workers in ((1, 4), (10, 1), (1000, 2), (37, 3)):
+        batches = make_batches(runs, workers)
+        flat = [i for a, b in batches for i in range(a, b)]
+        assert flat == list(range(runs))
+    assert make_batches(10, 1, batch_size=4) == [(0, 4), (4, 8), (8, 10)]
+
+
+def test_job_checks_its_policies(mirror: Path) -> None:
+    enc = load_scenario(mirror)
+    with pytest.raises(ValueError, match="unknown policy"):
+        SimJob(enc, {"*": "genius"})
+    with pytest.raises(ValueError, match="no side named"):
+        SimJob(enc, {"*": "simple", "nobody": "simple"})
+    with pytest.raises(ValueError, match="no policy"):
+        SimJob(enc, {"west": "simple"})
+    assert SimJob(enc, {"*": "simple", "east": "tactical"}).policy_map() == {"west": "simple", "east": "tactical"}
+    assert parse_policies("simple", ["east=tactical"]) == {"*": "simple", "east": "tactical"}
+    with pytest.raises(ValueError):
+        parse_policies("simple", ["east"])
+
+
+def _key(summary: object) -> str:
+    return json.dumps(summary.to_dict(timing=False), sort_keys=True)  # type: ignore[attr-defined]
+
+
+def test_same_results_whatever_the_backend_and_workers(mirror: Path) -> None:
+    """Local with 1 and 2 workers, and a local Dask cluster of 2 workers, give identical fights."""
+    job = SimJob(load_scenario(mirror), {"*": "tactical"}, seed=11)
+    one, used1, _ = simulate_results(job, 8, workers=1)
+    two, used2, _ = simulate_results(job, 8, workers=2, batch_size=3)
+    assert used1 == 1 and used2 == 2
+    assert one == two
+    pytest.importorskip("dask.distributed")
+    dask, used, _ = simulate_results(job, 8, workers=2, backend="dask", batch_size=2)
+    assert used == 2
+    assert dask == one
+    seen = []
+    summary = simulate(job, 8, workers=1, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (8, 8)
+    assert summary.meta["seed"] == 11 and summary.meta["policies"] == {"west": "tactical", "east": "tactical"}
+    assert summary.timing["workers"] == 1 and summary.timing["fights_per_second"] > 0
+    assert [f.index for f in one] == list(range(8))
+
+
+def test_a_different_seed_gives_other_fights(mirror: Path) -> None:
+    enc = load_scenario(mirror)
+    a, _, _ = simulate_results(SimJob(enc, {"*": "simple"}, seed=1), 6, workers=1)
+    b, _, _ = simulate_results(SimJob(enc, {"*": "simple"}, seed=2), 6, workers=1)
+    assert a != b
