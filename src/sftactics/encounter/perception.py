@@ -97,14 +97,17 @@ def observation(state: Encounter, o: Combatant, t: Combatant) -> senses.Observat
     return _pair(state, o, _body(state, o), t, _body(state, t))
 
 
-def compute(state: Encounter) -> dict[str, int]:
-    """Every pair's state now (pairs whose observer is out of the fight keep what they had)."""
+def compute(state: Encounter, only: frozenset[str] | None = None) -> dict[str, int]:
+    """The state now of every pair of opponents (allies always see each other: not tracked), or only of the
+    pairs involving the combatants in ``only``; pairs whose observer is out of the fight keep what they had."""
     bodies = {c.id: _body(state, c) for c in state.combatants.values()}
     out: dict[str, int] = {}
     for o in state.combatants.values():
         bo = bodies[o.id]
         for t in state.combatants.values():
-            if o.id == t.id:
+            if o.id == t.id or o.side == t.side:
+                continue
+            if only is not None and o.id not in only and t.id not in only:
                 continue
             k = key(o.id, t.id)
             stored = state.awareness.get(k, int(Awareness.UNAWARE))
@@ -134,6 +137,23 @@ _MAY_CHANGE = frozenset({"moved", "creature_changed", "combatant_joined", "effec
                          "awareness_changed", "round_started"})  # fmt: skip
 
 
+#: Events after which every pair is recomputed (not only those of the combatants involved).
+_EVERYONE = frozenset({"round_started", "combatant_joined", "awareness_changed"})
+
+
+def _touched(tx: Tx) -> frozenset[str] | None:
+    """The combatants this command moved or changed; None when every pair should be looked at again."""
+    ids: set[str] = set()
+    for e in tx.events:
+        if e.type in _EVERYONE:
+            return None
+        if e.type in ("moved", "creature_changed"):
+            ids.add(e.id)
+        elif e.type in ("effect_started", "effect_ended"):
+            return None
+    return frozenset(ids)
+
+
 def refresh(tx: Tx, *, force: bool = False) -> None:
     """Recompute every pair and record what changed (one event). Skipped when nothing in this command could
     change what anyone perceives (no movement, no creature or effect change)."""
@@ -142,7 +162,7 @@ def refresh(tx: Tx, *, force: bool = False) -> None:
         return
     if not force and not any(e.type in _MAY_CHANGE for e in tx.events):
         return
-    new = compute(s)
+    new = compute(s, None if force else _touched(tx))
     changes = {k: v for k, v in new.items() if s.awareness.get(k) != v}
     if changes:
         tx.emit(AwarenessChanged(changes=changes))
