@@ -39,9 +39,13 @@ docs: $(STAMP)
 	for k in options conditions commands; do $(SFT) schema $$k > docs/$$k.md; done
 
 # Timings (not part of `make test`): writes bench/results.json and prints a table; see docs/performance.md.
-.PHONY: bench
+.PHONY: bench bench-check
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+# A fresh run (core and grid) against bench/baseline.json, as ratios to the numpy baseline: exit 1 on a >30% regression.
+bench-check: $(STAMP)
+	$(PY) bench/check.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,20 +1,22 @@
-"""What every benchmark shares: a figure (a timing over repeats) and the timer."""
+"""What every benchmark shares: a figure (a timing over repeats, with its spread) and the timer."""
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 
 @dataclass(frozen=True)
 class Figure:
-    """One measured figure: the median and best of ``repeats`` runs, in milliseconds.
+    """One measured figure: the median and best of ``repeats`` runs, in milliseconds, with their spread.
 
     ``goal_ms`` is the figure's budget (None if it has none); ``details`` holds what the run produced (e.g. how
     many squares were reachable), so a change in the work done is visible next to a change in time.
+    ``iqr_ms`` (interquartile range) and ``stdev_ms`` are None when the figure was built without its runs
+    (one run, or a module that passes median and best only).
     """
 
     name: str
@@ -24,30 +26,64 @@ class Figure:
     best_ms: float
     goal_ms: float | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    iqr_ms: float | None = None
+    stdev_ms: float | None = None
+    mean_ms: float | None = None
+
+    @classmethod
+    def from_runs(
+        cls,
+        name: str,
+        description: str,
+        runs: Sequence[float],
+        goal_ms: float | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> Figure:
+        """A figure from every run's time (ms): median, best, mean, IQR and standard deviation."""
+        runs = list(runs)
+        if len(runs) >= 2:
+            q = statistics.quantiles(runs, n=4, method="inclusive")
+            iqr, stdev = q[2] - q[0], statistics.stdev(runs)
+        else:
+            iqr = stdev = None
+        return cls(name, description, len(runs), statistics.median(runs), min(runs), goal_ms, details or {},
+                   iqr, stdev, statistics.fmean(runs))  # fmt: skip
 
     @property
     def within_goal(self) -> bool | None:
         return None if self.goal_ms is None else self.median_ms <= self.goal_ms
 
     def to_dict(self) -> dict[str, Any]:
+        def r(v: float | None) -> float | None:
+            return None if v is None else round(v, 4)
+
         return {
             "name": self.name,
             "description": self.description,
             "unit": "ms",
             "repeats": self.repeats,
-            "median": round(self.median_ms, 4),
-            "best": round(self.best_ms, 4),
+            "median": r(self.median_ms),
+            "best": r(self.best_ms),
+            "mean": r(self.mean_ms),
+            "iqr": r(self.iqr_ms),
+            "stdev": r(self.stdev_ms),
             "goal": self.goal_ms,
             "within_goal": self.within_goal,
             "details": self.details,
         }
 
 
-def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """(median, best) wall-clock time of ``repeat`` calls of ``fn``, in milliseconds."""
+def runs_of(fn: Callable[[], object], repeat: int) -> list[float]:
+    """Wall-clock time of each of ``repeat`` calls of ``fn``, in milliseconds."""
     runs = []
     for _ in range(repeat):
         t0 = time.perf_counter()
         fn()
         runs.append((time.perf_counter() - t0) * 1000)
+    return runs
+
+
+def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """(median, best) wall-clock time of ``repeat`` calls of ``fn``, in milliseconds."""
+    runs = runs_of(fn, repeat)
     return statistics.median(runs), min(runs)

@@ -16,12 +16,14 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from common import Figure, timed
+from common import Figure, runs_of
 
 from sftactics.grid.cover import cover_table
+from sftactics.grid.flanking import flanking
 from sftactics.grid.geometry import Footprint, Square
 from sftactics.grid.map import Feature, GridMap, edge
 from sftactics.grid.movement import Mover, Occupant, reachable
+from sftactics.grid.space import Body
 
 NAME = "grid"
 DESCRIPTION = "the battle grid's hot paths: reachable squares and cover between every pair of combatants"
@@ -86,23 +88,58 @@ def run(quick: bool = False) -> list[Figure]:
     )  # fmt: skip
     for actions, name, words in ((1, "reachable_one_move", "one move"), (2, "reachable_double_move", "double move")):
         result = reachable(grid, me, mover, occupants=occupants, actions=actions)
-        med, best = timed(partial(reachable, grid, me, mover, occupants=occupants, actions=actions), reach_n)
+        runs = runs_of(partial(reachable, grid, me, mover, occupants=occupants, actions=actions), reach_n)
         figures.append(
-            Figure(
+            Figure.from_runs(
                 name,
                 f"reachable squares, {words}: Medium, speed 30, {SIZE}x{SIZE} map, {CREATURES} creatures",
-                reach_n,
-                med,
-                best,
+                runs,
                 10.0,
                 {"squares": len(result.cost)},
             )
         )
 
+    # a path for one move: the farthest square reachable with one move action, found and priced
+    rm = reachable(grid, me, mover, occupants=occupants)
+    far = max(rm.cost, key=lambda sq: (rm.cost[sq], sq))
+    runs = runs_of(lambda: reachable(grid, me, mover, occupants=occupants).path_to(far), reach_n)
+    path = rm.path_to(far)
+    figures.append(
+        Figure.from_runs(
+            "path_one_move",
+            "reachable squares for one move, then the path to the farthest of them",
+            runs,
+            10.0,
+            {"to": list(far), "steps": len(path.steps), "cost_ft": path.cost_ft},
+        )
+    )
+
     spaces = [Footprint(x, y) for x, y in spots]
+    bodies = [Body(fp, side="a" if i % 2 else "b") for i, fp in enumerate(spaces)]
+
+    def flank_all() -> int:
+        n = 0
+        for i, att in enumerate(bodies):
+            partners = [b for j, b in enumerate(bodies) if j != i and b.side == att.side]
+            for j, tgt in enumerate(bodies):
+                if j != i and tgt.side != att.side:
+                    n += flanking(att, tgt.space, partners, target_side=tgt.side, grid=grid).flanked
+        return n
+
+    flanks = flank_all()
+    runs = runs_of(flank_all, cover_n)
+    figures.append(
+        Figure.from_runs(
+            "flanking_all_pairs_40",
+            f"flanking of every enemy pair of {CREATURES} combatants (two sides, every ally a partner)",
+            runs,
+            None,
+            {"pairs": CREATURES * CREATURES // 2, "flanked": flanks},
+        )
+    )
     first = _once(lambda: cover_table(grid, spaces))
     table = cover_table(grid, spaces)
-    med, best = timed(lambda: cover_table(grid, spaces), cover_n)
+    runs = runs_of(lambda: cover_table(grid, spaces), cover_n)
     kinds: dict[str, int] = {}
     for k in table.values():
         kinds[k.name.lower()] = kinds.get(k.name.lower(), 0) + 1
@@ -110,12 +147,10 @@ def run(quick: bool = False) -> list[Figure]:
         Figure("cover_table_first_call", "first cover_table() (builds the map's line index)", 1, first, first)
     )
     figures.append(
-        Figure(
+        Figure.from_runs(
             "cover_table_40",
             f"cover between every ordered pair of {CREATURES} combatants ({len(table)} pairs)",
-            cover_n,
-            med,
-            best,
+            runs,
             50.0,
             {"pairs": len(table), "results": dict(sorted(kinds.items()))},
         )
