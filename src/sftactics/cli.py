@@ -272,6 +272,15 @@ def map_command(
     map_cmd(scenario, from_, show or [], svg, area, out, view=view)
 
 
+def _register_simulation() -> None:
+    from sftactics.sim.cli import simulate_cmd, sweep_cmd
+
+    app.command("simulate")(simulate_cmd)
+    app.command("sweep")(sweep_cmd)
+
+
+_register_simulation()
+
 import_app = typer.Typer(help="Import creatures from other tools.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
 

@@ -24,6 +24,7 @@ app.command("sweep")(sweep_cmd)
 
 
 def test_report_files(skirmish: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
     summary = simulate(SimJob(load_scenario(skirmish), {"*": "simple"}, seed=3), 12, workers=1)
     page = write_report(summary, tmp_path / "report")
     html = page.read_text(encoding="utf-8")
@@ -35,6 +36,7 @@ def test_report_files(skirmish: Path, tmp_path: Path) -> None:
 
 
 def test_sweep_report(skirmish: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
     rows = sweep(skirmish, ["enemy_count=1,2"], 4, policies={"*": "simple"}, workers=1)
     page = write_sweep_report(rows, tmp_path / "sweep")
     assert (tmp_path / "sweep" / "sweep.png").read_bytes().startswith(PNG)
@@ -43,6 +45,7 @@ def test_sweep_report(skirmish: Path, tmp_path: Path) -> None:
 
 
 def test_simulate_command_json_and_table(skirmish: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
     runner = CliRunner()
     res = runner.invoke(app, ["simulate", str(skirmish), "--runs", "6", "--workers", "1", "--policy", "simple",
                               "--json", "--no-progress", "--report", str(tmp_path / "r")])  # fmt: skip

@@ -1,0 +1,138 @@
+"""Simulation speed: full-rules fights per second per core on the standard benchmark encounter
+(``sftactics.sim.benchmark``: four level-5 characters against four aliens on a 30x30 map with cover).
+
+Run ``python bench/sim_bench.py`` (printed only; ``--quick`` to check it runs, ``--fights N`` to change the
+sample, ``--workers 1,2`` for the scaling figures) or, once listed in ``bench/run.py``, ``make bench``.
+
+Figures (milliseconds per fight, so that they fit ``bench/common.py``; the fights-per-second figures are in the
+details and printed):
+
+* ``fight_<policy>``: one fight played to its end in this process, for each policy (``simple``, ``tactical``),
+  timed fight by fight in CPU time of this process (so other work on the machine does not count) after a
+  warm-up (the caches a long simulation keeps warm: parsed map, exact odds); goals 0.4 ms (2,500
+  fights/s/core) and 4 ms (250 fights/s/core);
+* ``simulate_<policy>_<k>w``: the wall-clock time per fight of ``simulate()`` with the local backend and ``k``
+  worker processes (process start-up included), to show how it scales.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import Figure
+
+from sftactics.sim.benchmark import benchmark_encounter
+from sftactics.sim.fight import run_fight
+from sftactics.sim.policies import make_policy
+from sftactics.sim.runner import SimJob, fight_seed, simulate
+
+NAME = "sim"
+DESCRIPTION = "simulated fights per second per core on the standard benchmark encounter, per policy"
+POLICIES = ("simple", "tactical")
+GOALS_MS = {"simple": 1000 / 2500, "tactical": 1000 / 250}
+FIGHTS = {"simple": 60, "tactical": 30}
+WARMUP = 3
+
+
+def setup() -> dict[str, object]:
+    enc = benchmark_encounter()
+    grid = enc.grid
+    return {
+        "scenario": enc.name,
+        "combatants": len(enc.combatants),
+        "map": f"{grid.width}x{grid.height}",
+        "cpus": os.cpu_count(),
+    }
+
+
+def _fights(policy: str, n: int, offset: int = 0) -> tuple[list[float], dict[str, float]]:
+    enc = benchmark_encounter()
+    times: list[float] = []
+    rounds = commands = wins = 0
+    for i in range(offset, offset + n):
+        pol = {"*": make_policy(policy)}
+        t0 = time.process_time()
+        result, fight = run_fight(enc, fight_seed(0, i), pol)
+        times.append((time.process_time() - t0) * 1000)
+        rounds += result.rounds
+        commands += fight.steps
+        wins += result.winner == "party"
+    return times, {"rounds": rounds / n, "commands": commands / n, "party_wins": wins / n}
+
+
+def run(quick: bool = False, fights: int | None = None, workers: tuple[int, ...] = (1, 2)) -> list[Figure]:
+    figures: list[Figure] = []
+    for policy in POLICIES:
+        n = 2 if quick else (fights or FIGHTS[policy])
+        _fights(policy, 1 if quick else WARMUP, offset=10_000)  # warm the caches a long simulation keeps
+        times, info = _fights(policy, n)
+        mean = statistics.fmean(times)
+        figures.append(
+            Figure.from_runs(
+                f"fight_{policy}",
+                f"one full fight with the {policy} policy, in one process (CPU time)",
+                times,
+                GOALS_MS[policy],
+                {
+                    "mean_ms": round(mean, 2),
+                    "fights_per_second_per_core": round(1000 / mean, 2),
+                    "goal_fights_per_second_per_core": round(1000 / GOALS_MS[policy]),
+                    **{k: round(v, 2) for k, v in info.items()},
+                },
+            )
+        )
+    if not quick:
+        job_enc = benchmark_encounter()
+        for policy in POLICIES:
+            n = 4 * (fights or FIGHTS[policy]) // 2
+            base = None
+            for k in workers:
+                job = SimJob(job_enc, {"*": policy}, seed=1)
+                t0 = time.perf_counter()
+                summary = simulate(job, n, workers=k, backend="local")
+                wall = time.perf_counter() - t0
+                per = 1000 * wall / n
+                base = base or per
+                figures.append(
+                    Figure(
+                        f"simulate_{policy}_{k}w",
+                        f"simulate() of {n} fights, local backend, {k} worker(s), wall clock per fight",
+                        1,
+                        per,
+                        per,
+                        None,
+                        {
+                            "fights": n,
+                            "fights_per_second": round(n / wall, 2),
+                            "fights_per_second_per_worker": round(n / wall / k, 2),
+                            "speedup": round(base / per, 2),
+                            "party_wins": round(summary.sides[0].win.p, 3),
+                        },
+                    )
+                )
+    return figures
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=DESCRIPTION)
+    ap.add_argument("--quick", action="store_true", help="a couple of fights: checks it runs, measures nothing")
+    ap.add_argument("--fights", type=int, default=None, help="fights per policy (default 60 simple, 30 tactical)")
+    ap.add_argument("--workers", default="1,2", help="worker counts for the scaling figures (default 1,2)")
+    args = ap.parse_args()
+    print(", ".join(f"{k} {v}" for k, v in setup().items()))
+    for f in run(args.quick, args.fights, tuple(int(x) for x in args.workers.split(","))):
+        goal = f" (goal {f.goal_ms:g} ms)" if f.goal_ms is not None else ""
+        rate = f.details.get("fights_per_second_per_core") or f.details.get("fights_per_second_per_worker")
+        print(f"{f.name:24s} median {f.median_ms:9.2f} ms  best {f.best_ms:9.2f} ms  x{f.repeats}{goal}  "
+              f"=> {rate} fights/s per core  {f.details}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

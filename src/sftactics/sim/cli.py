@@ -1,0 +1,236 @@
+"""The ``simulate`` and ``sweep`` commands (register them on the main typer app)::
+
+    from sftactics.sim.cli import simulate_cmd, sweep_cmd
+
+    app.command("simulate")(simulate_cmd)
+    app.command("sweep")(sweep_cmd)
+
+Both print readable tables (or JSON with ``--json``), show a progress bar with the time left on standard error,
+and with ``--report DIR`` write PNG plots and an HTML page. Mistakes raise ``SftError`` (the app prints them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from sftactics.core.errors import SftError
+from sftactics.sim.stats import Summary
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+ScenarioArg = Annotated[Path, typer.Argument(help="a scenario file (YAML or JSON)")]
+RunsOpt = Annotated[int, typer.Option("--runs", "-n", min=1, help="how many fights to play")]
+SeedOpt = Annotated[int, typer.Option(help="master seed: fight i uses a seed derived from (seed, i)")]
+WorkersOpt = Annotated[
+    int | None, typer.Option(min=1, help="worker processes (default: every core, or the dask cluster's size)")
+]
+BackendOpt = Annotated[str, typer.Option(help="local (this machine's cores) or dask (a Dask cluster)")]
+SchedulerOpt = Annotated[
+    str | None, typer.Option(help="address of a Dask scheduler (dask backend); none: a local cluster")
+]
+PolicyOpt = Annotated[str, typer.Option(help="policy of every side: tactical, simple or engine")]
+SidePolicyOpt = Annotated[list[str] | None, typer.Option("--side-policy", help="SIDE=POLICY for one side (repeatable)")]
+RoundsOpt = Annotated[int, typer.Option(min=1, help="the GM ends a fight after this many rounds (a draw)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the results as JSON")]
+ReportOpt = Annotated[Path | None, typer.Option(help="write PNG plots and index.html into this directory")]
+ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="show a progress bar on stderr")]
+
+
+@contextmanager
+def _progress(show: bool, what: str) -> Iterator[Callable[[int, int], None]]:
+    if not show:
+        yield lambda done, total: None
+        return
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("fights"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task(what, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _policies(policy: str, side_policy: Sequence[str] | None) -> dict[str, str]:
+    from sftactics.sim.runner import parse_policies
+
+    try:
+        return parse_policies(policy, side_policy or ())
+    except ValueError as e:
+        raise SftError(f"--side-policy: {e}") from None
+
+
+def _backend(backend: str) -> Any:
+    if backend not in ("local", "dask"):
+        raise SftError(f"--backend: expected local or dask, not {backend!r}")
+    return backend
+
+
+def simulate_cmd(
+    scenario: ScenarioArg,
+    runs: RunsOpt = 1000,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    policy: PolicyOpt = "tactical",
+    side_policy: SidePolicyOpt = None,
+    max_rounds: RoundsOpt = 50,
+    json_out: JsonOpt = False,
+    report: ReportOpt = None,
+    progress: ProgressOpt = True,
+) -> None:
+    """Play the encounter many times with sensible tactics on both sides: who wins, how long it lasts, who
+    drops, who dies and of what."""
+    from sftactics.io.scenario import load_scenario
+    from sftactics.sim.runner import SimJob, simulate
+
+    encounter = load_scenario(scenario)
+    try:
+        job = SimJob(encounter, _policies(policy, side_policy), seed=seed, max_rounds=max_rounds)
+    except ValueError as e:
+        raise SftError(str(e)) from None
+    with _progress(progress, f"simulating {encounter.name}") as step:
+        try:
+            summary = simulate(job, runs, workers=workers, backend=_backend(backend), scheduler=scheduler,
+                               progress=step, meta={"scenario_file": str(scenario)})  # fmt: skip
+        except (ValueError, RuntimeError, OSError) as e:
+            raise SftError(f"simulate: {e}") from None
+    if report is not None:
+        from sftactics.sim.report import write_report
+
+        page = write_report(summary, report)
+        err.print(f"report written to {page}")
+    if json_out:
+        out.print_json(json.dumps(summary.to_dict()))
+    else:
+        print_summary(summary, out)
+
+
+def sweep_cmd(
+    scenario: ScenarioArg,
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            help="KEY=v1,v2,... (repeatable: a grid). Keys: party_level, enemy_count, count:SIDE, creature:ID, "
+            "policy, policy:SIDE, max_rounds"
+        ),
+    ],
+    runs: RunsOpt = 500,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    policy: PolicyOpt = "tactical",
+    side_policy: SidePolicyOpt = None,
+    max_rounds: RoundsOpt = 50,
+    json_out: JsonOpt = False,
+    report: ReportOpt = None,
+    progress: ProgressOpt = True,
+) -> None:
+    """Simulate a grid of variations of the encounter (party level, enemy count, which creature, policy): one
+    row per variation."""
+    from sftactics.sim.sweep import rows_to_dict, sweep
+
+    with _progress(progress, f"sweeping {scenario.name}") as step:
+        try:
+            rows = sweep(scenario, vary, runs, seed=seed, policies=_policies(policy, side_policy),
+                         max_rounds=max_rounds, workers=workers, backend=_backend(backend), scheduler=scheduler,
+                         progress=step)  # fmt: skip
+        except (ValueError, RuntimeError, OSError) as e:
+            raise SftError(f"sweep: {e}") from None
+    if report is not None:
+        from sftactics.sim.report import write_sweep_report
+
+        page = write_sweep_report(rows, report)
+        err.print(f"report written to {page}")
+    if json_out:
+        out.print_json(json.dumps(rows_to_dict(rows)))
+        return
+    first = rows[0].summary
+    main = first.party or first.sides[0]
+    table = Table(title=f"{first.meta.get('scenario', '')}: {runs} fights per variation, seed {seed}")
+    table.add_column("variation", no_wrap=True, min_width=max(len(r.variation.name) for r in rows))
+    table.add_column(f"{main.side} wins", justify="right")
+    table.add_column("someone KO", justify="right")
+    table.add_column("someone dies", justify="right")
+    table.add_column("dies or left dying", justify="right")
+    table.add_column("draw", justify="right")
+    table.add_column("rounds", justify="right")
+    for r in rows:
+        m = r.summary.party or r.summary.sides[0]
+        cells = (m.win, m.any_knocked_out, m.any_died, m.any_died_or_left, r.summary.draws)
+        table.add_row(r.variation.name, *(c.describe() for c in cells), f"{r.summary.rounds.mean:.1f}")
+    out.print(table)
+    out.print("[dim]percentages with Wilson 95% intervals; 'someone' means a member of the side in the header[/dim]")
+
+
+def print_summary(summary: Summary, console: Console) -> None:
+    """The readable report: sides, rounds, combatants, causes of PC deaths."""
+    m, t = summary.meta, summary.timing
+    pols = ", ".join(f"{k}: {v}" for k, v in dict(m.get("policies", {})).items())
+    console.print(f"[bold]{m.get('scenario', '')}[/bold]: {summary.runs} fights, seed {m.get('seed')}, "
+                  f"policies {pols}, round limit {m.get('max_rounds')}")  # fmt: skip
+    if t.get("seconds"):
+        console.print(f"[dim]{t['seconds']:.1f} s on {t.get('workers')} worker(s) ({t.get('backend')}): "
+                      f"{t.get('fights_per_second', 0):.1f} fights/s[/dim]")  # fmt: skip
+    sides = Table(title="Sides (95% intervals)")
+    for col in ("side", "wins", "someone KO", "someone dies", "dies or left dying", "retreats"):
+        sides.add_column(col, justify="left" if col == "side" else "right")
+    for s in summary.sides:
+        name = s.side + (" (PCs)" if s.pcs else "")
+        sides.add_row(name, s.win.describe(), s.any_knocked_out.describe(), s.any_died.describe(),
+                      s.any_died_or_left.describe(), s.conceded.describe())  # fmt: skip
+    sides.add_row("draw", summary.draws.describe(), "", "", "", "")
+    console.print(sides)
+    console.print("[dim]'dies or left dying': also counts a member still dying when a fight its side did not win "
+                  "ended (nobody left to stabilize it)[/dim]")  # fmt: skip
+    r = summary.rounds
+    dist = "  ".join(f"{k}: {100 * v / summary.runs:.0f}%" for k, v in sorted(r.histogram.items()))
+    console.print(f"Rounds: mean {r.mean:.2f}, median {r.median:g}, 90% end by round {r.p90}, longest {r.max}")
+    console.print(f"[dim]  {dist}[/dim]")
+    cs = Table(title="Combatants")
+    for col in ("combatant", "side", "knocked out", "dies", "left dying", "RP spent", "RP lost", "dealt", "taken"):
+        cs.add_column(col, justify="left" if col in ("combatant", "side") else "right")
+    for c in summary.combatants:
+        cs.add_row(c.id + (" (PC)" if c.pc else ""), c.side, c.knocked_out.describe(), c.died.describe(),
+                   c.dying_at_end.describe(), f"{c.rp_spent:.2f}", f"{c.rp_lost:.2f}", f"{c.damage_dealt:.1f}",
+                   f"{c.damage_taken:.1f}")  # fmt: skip
+    console.print(cs)
+    if summary.pc_death_causes:
+        causes = Table(title="Most common causes of PC deaths")
+        causes.add_column("cause")
+        causes.add_column("deaths", justify="right")
+        causes.add_column("share of fights", justify="right")
+        for cause, n in summary.pc_death_causes[:5]:
+            causes.add_row(cause, str(n), f"{100 * n / summary.runs:.1f}%")
+        console.print(causes)
+    else:
+        console.print("No player character died.")

@@ -1,0 +1,284 @@
+"""Running many independent fights: seed streams, batches, backends.
+
+Fight ``i`` of a simulation with master seed ``S`` is played with the seed :func:`fight_seed` ``(S, i)`` (a
+64-bit BLAKE2b hash of both, so streams never overlap in practice and any fight can be replayed alone). Fights
+are grouped in batches of consecutive indices; a batch runs in one process, with fresh policies for every
+fight. The results are put back in index order before they are aggregated, so a simulation's report depends
+only on the scenario, the policies, the seed and the number of runs: not on the backend, the number of workers
+or the batch size.
+
+Backends:
+
+* ``local``: the machine's cores. One worker runs in this process; more run in a
+  :class:`~concurrent.futures.ProcessPoolExecutor` (``forkserver`` start method where available, ``spawn``
+  otherwise), each worker receiving the job once.
+* ``dask``: the same batches as tasks on a Dask distributed cluster: the scheduler at ``scheduler`` (an
+  address such as ``tcp://10.0.0.5:8786``; the workers need sftactics installed) or, with no address, a
+  :class:`~dask.distributed.LocalCluster` of ``workers`` processes started for the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sftactics.encounter.state import Encounter
+from sftactics.sim.fight import play_fight
+from sftactics.sim.policies import make_policy, policy_names
+from sftactics.sim.stats import FightResult, Summary, aggregate
+
+Backend = Literal["local", "dask"]
+Progress = Callable[[int, int], None]
+
+
+def fight_seed(master: int, index: int) -> int:
+    """The seed of fight ``index`` of a simulation with master seed ``master`` (63 bits, deterministic)."""
+    digest = hashlib.blake2b(f"sftactics-sim:{master}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True)
+class SimJob:
+    """What every fight of a simulation shares: the starting encounter, the policy of each side (``"*"``: the
+    default for sides not named), the master seed and the round limit."""
+
+    encounter: Encounter
+    policies: Mapping[str, str] = field(default_factory=lambda: {"*": "tactical"})
+    seed: int = 0
+    max_rounds: int = 50
+
+    def __post_init__(self) -> None:
+        known = set(policy_names())
+        for side, name in self.policies.items():
+            if name not in known:
+                raise ValueError(f"unknown policy {name!r} for {side!r} (choose from {', '.join(sorted(known))})")
+        sides = set(self.encounter.sides())
+        for side in self.policies:
+            if side != "*" and side not in sides:
+                raise ValueError(f"no side named {side!r} in the scenario (sides: {', '.join(sorted(sides))})")
+        if "*" not in self.policies and not sides <= set(self.policies):
+            missing = ", ".join(sorted(sides - set(self.policies)))
+            raise ValueError(f"no policy for the side(s) {missing}: give one, or a default '*'")
+
+    def policy_map(self) -> dict[str, str]:
+        """The policy of every side of the encounter."""
+        default = self.policies.get("*", "tactical")
+        return {side: self.policies.get(side, default) for side in self.encounter.sides()}
+
+
+def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
+    """Play fights ``start`` to ``stop - 1`` of ``job`` (fresh policies for each fight)."""
+    out = []
+    names = job.policy_map()
+    for i in range(start, stop):
+        policies = {side: make_policy(name) for side, name in names.items()}
+        out.append(play_fight(job.encounter, fight_seed(job.seed, i), policies, index=i, max_rounds=job.max_rounds))
+    return out
+
+
+def make_batches(runs: int, workers: int, batch_size: int | None = None) -> list[tuple[int, int]]:
+    """Consecutive index ranges: by default about eight batches per worker, 1 to 64 fights each."""
+    if runs <= 0:
+        return []
+    if batch_size is None:
+        batch_size = max(1, min(64, runs // max(1, 8 * workers)))
+    return [(a, min(runs, a + batch_size)) for a in range(0, runs, batch_size)]
+
+
+# ---------------------------------------------------------------- local processes
+_JOB: SimJob | None = None
+
+
+def _init_worker(job: SimJob) -> None:
+    global _JOB
+    _JOB = job
+
+
+def _run_in_worker(start: int, stop: int) -> list[FightResult]:
+    assert _JOB is not None, "worker not initialised"
+    return run_batch(_JOB, start, stop)
+
+
+def _mp_context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["sftactics.sim.runner"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def _run_local(
+    job: SimJob, batches: list[tuple[int, int]], workers: int, progress: Progress | None, runs: int
+) -> list[FightResult]:
+    results: list[FightResult] = []
+    done = 0
+    if workers <= 1 or len(batches) <= 1:
+        for a, b in batches:
+            results += run_batch(job, a, b)
+            done += b - a
+            if progress is not None:
+                progress(done, runs)
+        return results
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(), initializer=_init_worker,
+                             initargs=(job,)) as pool:  # fmt: skip
+        pending: set[Future[list[FightResult]]] = {pool.submit(_run_in_worker, a, b) for a, b in batches}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                batch = fut.result()
+                results += batch
+                done += len(batch)
+                if progress is not None:
+                    progress(done, runs)
+    return results
+
+
+# ---------------------------------------------------------------- dask
+class DaskSession:
+    """A Dask client for one or more simulations: connected to ``scheduler``, or to a ``LocalCluster`` of
+    ``workers`` processes started here (and closed with the session)."""
+
+    def __init__(self, workers: int, scheduler: str | None = None) -> None:
+        try:
+            self.dd: Any = importlib.import_module("dask.distributed")
+        except ImportError as e:  # pragma: no cover - depends on the installation
+            raise RuntimeError("the dask backend needs dask[distributed]: pip install 'dask[distributed]'") from e
+        self.cluster: Any = None
+        if scheduler:
+            self.client: Any = self.dd.Client(scheduler)
+        else:
+            self.cluster = self.dd.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            self.client = self.dd.Client(self.cluster)
+        self.workers = len(self.client.scheduler_info().get("workers", {})) or workers
+
+    def run(
+        self, job: SimJob, batches: list[tuple[int, int]], progress: Progress | None, runs: int
+    ) -> list[FightResult]:
+        shared = self.client.scatter(job, broadcast=True)
+        futures = self.client.map(run_batch, [shared] * len(batches), [a for a, _ in batches],
+                                  [b for _, b in batches], pure=False)  # fmt: skip
+        results: list[FightResult] = []
+        done = 0
+        for fut in self.dd.as_completed(futures):
+            batch = fut.result()
+            results += batch
+            done += len(batch)
+            if progress is not None:
+                progress(done, runs)
+        return results
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def __enter__(self) -> DaskSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# ---------------------------------------------------------------- the entry point
+def simulate(
+    job: SimJob,
+    runs: int,
+    *,
+    workers: int | None = None,
+    backend: Backend = "local",
+    scheduler: str | None = None,
+    batch_size: int | None = None,
+    progress: Progress | None = None,
+    meta: Mapping[str, Any] | None = None,
+    session: DaskSession | None = None,
+) -> Summary:
+    """Play ``runs`` fights of ``job`` and aggregate them. ``workers``: processes (default: every core for
+    ``local``, the cluster's size or every core for ``dask``)."""
+    results, used, elapsed = simulate_results(
+        job,
+        runs,
+        workers=workers,
+        backend=backend,
+        scheduler=scheduler,
+        batch_size=batch_size,
+        progress=progress,
+        session=session,
+    )
+    summary = aggregate(results)
+    info: dict[str, Any] = {
+        "scenario": job.encounter.name,
+        "runs": runs,
+        "seed": job.seed,
+        "policies": job.policy_map(),
+        "max_rounds": job.max_rounds,
+    }
+    info.update(meta or {})
+    summary.meta.update(info)
+    summary.timing.update(
+        {
+            "backend": backend,
+            "workers": used,
+            "seconds": elapsed,
+            "fights_per_second": runs / elapsed if elapsed > 0 else None,
+            "fights_per_second_per_worker": runs / elapsed / used if elapsed > 0 and used else None,
+        }
+    )
+    return summary
+
+
+def simulate_results(
+    job: SimJob,
+    runs: int,
+    *,
+    workers: int | None = None,
+    backend: Backend = "local",
+    scheduler: str | None = None,
+    batch_size: int | None = None,
+    progress: Progress | None = None,
+    session: DaskSession | None = None,
+) -> tuple[list[FightResult], int, float]:
+    """The fights' results in index order, the number of workers used and the seconds it took."""
+    if runs < 1:
+        raise ValueError("runs must be at least 1")
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    if n < 1:
+        raise ValueError("workers must be at least 1")
+    batches = make_batches(runs, n, batch_size)
+    t0 = time.perf_counter()
+    if backend == "local":
+        if scheduler:
+            raise ValueError("--scheduler is for the dask backend")
+        results = _run_local(job, batches, n, progress, runs)
+        used = min(n, len(batches))
+    elif backend == "dask":
+        if session is not None:
+            results, used = session.run(job, batches, progress, runs), session.workers
+        else:
+            with DaskSession(n, scheduler) as own:
+                results, used = own.run(job, batches, progress, runs), own.workers
+    else:
+        raise ValueError(f"unknown backend {backend!r} (local or dask)")
+    elapsed = time.perf_counter() - t0
+    results.sort(key=lambda r: r.index)
+    return results, used, elapsed
+
+
+def parse_policies(default: str, per_side: Iterable[str] = ()) -> dict[str, str]:
+    """``{"*": default}`` plus ``SIDE=POLICY`` entries (as the command line gives them)."""
+    out = {"*": default}
+    for item in per_side:
+        side, sep, name = item.partition("=")
+        if not sep or not side.strip() or not name.strip():
+            raise ValueError(f"expected SIDE=POLICY, not {item!r}")
+        out[side.strip()] = name.strip()
+    return out
