@@ -194,3 +194,14 @@ def test_auto_play_brings_a_delayer_back_in() -> None:
     assert f.state.result is not None
     resumed = [c for c in f.commands if c.type == "resume"]
     assert resumed and resumed[0].actor == who  # type: ignore[union-attr]
+
+
+def test_a_refused_command_gives_its_scripted_dice_back() -> None:
+    from sftactics.dice.source import ScriptedDice
+    from tests.encounter.helpers import fight as scripted_fight
+
+    f = scripted_fight(party_vs_aliens(), [5, 6])  # four initiative rolls are needed: it runs out part-way
+    with pytest.raises(SftError, match="ran out"):
+        f.do(Begin())
+    assert isinstance(f.dice, ScriptedDice) and f.dice.remaining == 2 and f.dice.history == []
+    assert f.state.timeline.phase == "setup"

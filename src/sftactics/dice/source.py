@@ -47,6 +47,15 @@ class DiceSource(ABC):
         self.history.append(DieRoll(sides, result, purpose))
         return result
 
+    def snapshot(self) -> object:
+        """Where the source stands now, to come back to with :meth:`restore` (a refused command)."""
+        return len(self.history)
+
+    def restore(self, snap: object) -> None:
+        """Forget every die rolled since ``snap``: the next dice are the ones that would have come then."""
+        assert isinstance(snap, int)
+        del self.history[snap:]
+
     def d20(self, purpose: str = "") -> int:
         return self.die(20, purpose)
 
@@ -70,6 +79,15 @@ class SeededDice(DiceSource):
     def _next(self, sides: int, purpose: str) -> int:
         return self._rng.randint(1, sides)
 
+    def snapshot(self) -> object:
+        return (len(self.history), self._rng.getstate())
+
+    def restore(self, snap: object) -> None:
+        assert isinstance(snap, tuple)
+        count, state = snap
+        del self.history[count:]
+        self._rng.setstate(state)
+
 
 class ScriptedDice(DiceSource):
     """Die results taken in order from a list. Raises :class:`DiceError` when the list runs out."""
@@ -82,6 +100,14 @@ class ScriptedDice(DiceSource):
     @property
     def remaining(self) -> int:
         return len(self._results) - self._pos
+
+    def snapshot(self) -> object:
+        return (len(self.history), self._pos)
+
+    def restore(self, snap: object) -> None:
+        assert isinstance(snap, tuple)
+        count, self._pos = snap
+        del self.history[count:]
 
     def _next(self, sides: int, purpose: str) -> int:
         if self._pos >= len(self._results):

@@ -90,15 +90,12 @@ class Fight:
 
     def do(self, command: Command | dict[str, Any]) -> list[Event]:
         cmd = parse_command(command) if isinstance(command, dict) else command
-        mark = len(self.dice.history)
+        mark = self.dice.snapshot()
         try:
             result = step(self.state, cmd, self.dice, decide=self.decide)
         except SftError:
-            # nothing half-applied: forget any dice the refused command consumed from a seeded stream
-            if isinstance(self.dice, SeededDice):
-                self.dice = _reseed(self.dice, mark)
-            else:
-                del self.dice.history[mark:]
+            # nothing half-applied: the dice a refused command rolled are taken back too
+            self.dice.restore(mark)
             raise
         self.state = result.state
         self.commands.append(cmd)
