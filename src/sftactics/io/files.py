@@ -14,11 +14,11 @@ from sftactics.core.errors import FileFormatError
 M = TypeVar("M", bound=BaseModel)
 
 
-def read_data(path: Path) -> Any:
-    """Parse a YAML or JSON file (by extension; YAML otherwise) into plain data."""
+def read_text(path: Path) -> str:
+    """A text file's contents; a FileFormatError naming the file when it cannot be read."""
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FileFormatError(name, "", "file not found") from None
     except IsADirectoryError:
@@ -27,6 +27,12 @@ def read_data(path: Path) -> Any:
         raise FileFormatError(name, "", "expected UTF-8 text") from None
     except OSError as e:
         raise FileFormatError(name, "", f"cannot be read ({e.strerror})") from None
+
+
+def read_data(path: Path) -> Any:
+    """Parse a YAML or JSON file (by extension; YAML otherwise) into plain data."""
+    name = str(path)
+    text = read_text(path)
     try:
         if path.suffix.lower() == ".json":
             return json.loads(text)

@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from sftactics.core.errors import DiceError, FileFormatError
 from sftactics.dice.expr import parse
+from sftactics.io.files import read_text
 from sftactics.sf1e.statblock import Area, StatBlock, Weapon
 
 # ----------------------------------------------------------------------------------------------- results
@@ -266,16 +267,7 @@ def load_actors(path: str | Path) -> list[ImportResult]:
     """Read a Foundry JSON file: one actor, or a list of actors (each read as ``file[i]``)."""
     p = Path(path)
     name = str(p)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileFormatError(name, "", "file not found") from None
-    except IsADirectoryError:
-        raise FileFormatError(name, "", "expected a file, found a folder") from None
-    except UnicodeDecodeError:
-        raise FileFormatError(name, "", "expected UTF-8 text") from None
-    except OSError as e:
-        raise FileFormatError(name, "", f"cannot be read ({e.strerror})") from None
+    text = read_text(p)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
