@@ -130,7 +130,8 @@ class CreatureEdit:
     """A running edit of one creature: state changes, condition changes, ledger lines and flags.
 
     Rule modules (this one and ``abilities.py``) use it to build results; ``creature`` is the current value.
-    Condition helpers are local because the shared condition table offers no add/remove functions yet.
+    Its condition helpers work per source, unlike ``conditions.add_condition``: the unconsciousness of 0 HP must
+    stand beside unconsciousness from ability damage, and healing removes only the first.
     """
 
     def __init__(self, creature: Creature) -> None:
