@@ -377,3 +377,15 @@ def test_a_condition_given_for_rounds_expires_by_the_count() -> None:
     assert f.state.creature("Tess").has("shaken")
     f.do(EndTurn(actor="Bo"))  # round 2, Tess at count 20: the 1-round effect ended just before
     assert not f.state.creature("Tess").has("shaken")
+
+
+@pytest.mark.rule("MOV-05", "MOV-31")
+def test_a_creature_that_only_flies_moves_with_its_fly_speed() -> None:
+    bird = npc(name="Ksarik", speed={"land": 0, "fly": 40})
+    t = combatant("Tess", "party", initiative=5, position=(0, 0))
+    k = combatant("Ksarik", "aliens", bird, initiative=30, position=(9, 3))
+    f = fight(encounter(t, k, map=MAP), [])
+    f.do(Begin())
+    events = f.do(Move(actor="Ksarik", to=(2, 3)))
+    assert f.state.get("Ksarik").position == (2, 3)
+    assert next(e for e in events if e.type == "moved").cost_ft == 35

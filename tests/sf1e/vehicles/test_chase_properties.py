@@ -71,7 +71,8 @@ def test_chase_positions_stay_in_range(seed: int, plan: list[str], starts: tuple
         c = _pilot_phase(c, moves, dice)
         c = step(c, Progress(), dice).chase
         for vid, z in before.items():
-            assert -1 <= c.get(vid).zone - z <= 2  # at most one zone now (speed up) and one in chase progress
+            # up to two zones from a double maneuver's two speed-ups, plus one in chase progress
+            assert -1 <= c.get(vid).zone - z <= 3
         for v in c.active:
             foes = [e.zone for e in c.enemies(v.id)]
             if foes:
