@@ -15,6 +15,7 @@ from sftactics.encounter.commands import (
     Move,
     Ready,
     Resume,
+    Run,
     StabilizeWithResolve,
     StandUp,
     StayInTheFight,
@@ -389,3 +390,17 @@ def test_a_creature_that_only_flies_moves_with_its_fly_speed() -> None:
     events = f.do(Move(actor="Ksarik", to=(2, 3)))
     assert f.state.get("Ksarik").position == (2, 3)
     assert next(e for e in events if e.type == "moved").cost_ft == 35
+
+
+@pytest.mark.rule("ACT-54", "MOV-31")
+def test_a_creature_that_only_flies_runs_at_four_times_its_fly_speed() -> None:
+    bird = npc(name="Ksarik", speed={"land": 0, "fly": 10})
+    assert stats.move_mode(bird) == "fly"
+    assert stats.speed(bird).total == 10
+    t = combatant("Tess", "party", initiative=5, position=(0, 0))
+    k = combatant("Ksarik", "aliens", bird, initiative=30, position=(9, 3))
+    f = fight(encounter(t, k, map=MAP), [])
+    f.do(Begin())
+    events = f.do(Run(actor="Ksarik", to=(1, 3)))  # 40 ft: four times a 10-ft fly speed
+    assert f.state.get("Ksarik").position == (1, 3)
+    assert next(e for e in events if e.type == "moved").cost_ft == 40

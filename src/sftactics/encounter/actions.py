@@ -463,7 +463,7 @@ def do_withdraw(tx: Tx, cmd: Withdraw, ctx: Ctx) -> None:
         raise RuleViolation("ACT-55", f"{c.id} is blinded and has no other precise sense: it cannot withdraw")
     slot = _slot(tx, c, "full", "withdraw", ctx)
     threats = reactions.threats_against(tx.state, c)
-    speed = movement.speed_of(c).total
+    speed = stats.speed(c.creature).total
     plan = movement.plan(tx.state, c, to=cmd.to, path=cmd.path, budget_ft=2 * speed, threats=threats,
                          start_exempt=frozenset(threats), what="withdraws", rule="ACT-55")  # fmt: skip
     _spend(tx, c, "full", "withdraw", "ACT-55", ctx, slot)
@@ -494,7 +494,7 @@ def do_minimum_move(tx: Tx, cmd: MinimumMove, ctx: Ctx) -> None:
     """ACT-56: as a full action, 5 ft in any direction whatever the speed penalties, if it can move at all;
     it provokes (it is not a guarded step)."""
     c = _actor(tx, cmd.actor, ctx)
-    if movement.speed_of(c).total <= 0 and any(d.speed == "zero" for d in cond.active(c.creature).values()):
+    if stats.speed(c.creature).total <= 0 and any(d.speed == "zero" for d in cond.active(c.creature).values()):
         raise RuleViolation("ACT-56", f"{c.id} cannot move at all")
     slot = _slot(tx, c, "full", "minimum movement", ctx)
     threats = reactions.threats_against(tx.state, c)
@@ -514,7 +514,7 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
         raise RuleViolation("ACT-50", "a charge ends with a melee attack")
     target = _target(tx, c, cmd.target)
     slot = _slot(tx, c, "full", "charge", ctx)
-    speed = movement.speed_of(c).total
+    speed = stats.speed(c.creature).total
     me = space.footprint(c)
     fp_t = space.footprint(target)
     if me is None or fp_t is None:

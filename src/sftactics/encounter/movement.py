@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sftactics.core.breakdown import Breakdown
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import space
 from sftactics.encounter.state import Combatant, Encounter
@@ -61,25 +60,11 @@ def occupants(state: Encounter, mover: Combatant) -> dict[Square, Occupant]:
     return out
 
 
-def move_mode(c: Combatant) -> str:
-    """How the combatant moves on the map: on land if it has a land speed, otherwise by its first other
-    speed (fly, swim, climb, burrow) (MOV-05, MOV-29..35)."""
-    speeds = c.creature.stat.speed
-    if speeds.get("land", 0) > 0:
-        return "land"
-    return next((m for m in ("fly", "swim", "climb", "burrow") if speeds.get(m, 0) > 0), "land")
-
-
-def speed_of(c: Combatant) -> Breakdown:
-    """The speed of the combatant's way of moving, after armor and conditions (MOV-06)."""
-    return stats.speed(c.creature, move_mode(c))
-
-
 def mover_for(c: Combatant, *, speed: int | None = None, charging: bool = False, running: bool = False) -> Mover:
     return Mover(
         size=Size(c.creature.stat.size),
-        speed=speed_of(c).total if speed is None else speed,
-        mode=MoveMode(move_mode(c)),
+        speed=stats.speed(c.creature).total if speed is None else speed,
+        mode=MoveMode(stats.move_mode(c.creature)),
         incorporeal=c.creature.stat.incorporeal,
         charging=charging,
         running=running,
@@ -106,7 +91,7 @@ def plan(
         raise RuleViolation("MOV-05", f"{c.id} has no position on the map")
     if (to is None) == (path is None):
         raise RuleViolation(rule, "a move needs either a destination ('to') or a 'path'")
-    speed_bd = speed_of(c)
+    speed_bd = stats.speed(c.creature)
     if speed_bd.total <= 0 and budget_ft is None:
         raise RuleViolation("MOV-06", f"{c.id} cannot move ({speed_bd.describe()})")
     budget = speed_bd.total if budget_ft is None else budget_ft

@@ -363,12 +363,14 @@ class RunResult:
 RUN_SOURCE: Final = "running"
 
 
-def run(creature: Creature, *, mode: str = "land", rounds_run: int = 0) -> RunResult:
+def run(creature: Creature, *, mode: str | None = None, rounds_run: int = 0) -> RunResult:
     """The rules part of running (ACT-54): refused for a creature that cannot take a full action, is entangled,
     fatigued or exhausted, is burrowing or climbing, cannot move, or has already run as many rounds as its
     Constitution score (``rounds_run``; a creature without Constitution has no limit)."""
     _full_action(creature, "ACT-54", "run")
     _no_run_charge(creature, "run")
+    if mode is None:
+        mode = stats.move_mode(creature)
     if mode in ("burrow", "climb"):
         raise RuleViolation("ACT-54", f"{creature.name} cannot run while {mode}ing (burrowing or climbing)")
     con = stats.ability_score(creature, "con")

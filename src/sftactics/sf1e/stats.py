@@ -362,9 +362,25 @@ def can_react(c: Creature) -> bool:
     return action_limits(c).reaction
 
 
-def speed(c: Creature, mode: str = "land") -> Breakdown:
-    """A speed in feet (MOV-06): armor adjustment and -10 ft (encumbered) first, then one halving however
-    many conditions halve it (GEN-04), then the fixed 5 ft (overburdened) or 0 (can't move)."""
+#: The order in which a creature without a land speed picks the speed it gets around with.
+_OTHER_MODES = ("fly", "swim", "climb", "burrow")
+
+
+def move_mode(c: Creature) -> str:
+    """How the creature gets around: on land if it has a land speed, otherwise by its first other speed
+    (fly, swim, climb, burrow), as a flying or swimming creature does (MOV-05, MOV-29..35)."""
+    speeds = c.stat.speed
+    if speeds.get("land", 0) > 0:
+        return "land"
+    return next((m for m in _OTHER_MODES if speeds.get(m, 0) > 0), "land")
+
+
+def speed(c: Creature, mode: str | None = None) -> Breakdown:
+    """A speed in feet (MOV-06) in ``mode`` (default: the way the creature gets around, :func:`move_mode`):
+    armor adjustment and -10 ft (encumbered) first, then one halving however many conditions halve it (GEN-04),
+    then the fixed 5 ft (overburdened) or 0 (can't move)."""
+    if mode is None:
+        mode = move_mode(c)
     base = c.stat.speed.get(mode, 0)
     terms: list[Term] = [Term(base, f"{mode} speed", "MOV-05", B)]
     if c.stat.armor is not None and c.stat.armor.speed_adjust and mode == "land":
