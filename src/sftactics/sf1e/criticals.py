@@ -51,11 +51,12 @@ from typing import Final, Literal
 from sftactics.core.breakdown import BonusType, Breakdown, Term, explain
 from sftactics.core.check import CheckKind, CheckResult, resolve
 from sftactics.core.errors import DiceError
+from sftactics.core.ledger import LedgerLine
 from sftactics.dice.expr import DiceExpr, parse
 from sftactics.dice.source import DiceSource
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import stats
-from sftactics.sf1e.damage import DamageOutcome, LedgerLine, mitigate, roll_damage
+from sftactics.sf1e.damage import DamageOutcome, mitigate, roll_damage
 from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance, Creature

@@ -53,26 +53,13 @@ from fractions import Fraction
 
 from sftactics.core.breakdown import Breakdown, combine_multipliers
 from sftactics.core.errors import DiceError, RuleViolation
+from sftactics.core.ledger import LedgerLine
 from sftactics.dice.expr import ENERGY, KINETIC, DiceExpr, DiceTerm, Part, damage_type
 from sftactics.dice.roll import roll as roll_expr
 from sftactics.dice.source import DiceSource
 from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
 from sftactics.sf1e.statblock import DamageReduction
 from sftactics.sf1e.state import Creature
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerLine:
-    """One step of the damage pipeline: what happened and by how much the running total changed."""
-
-    step: str
-    amount: int
-    detail: str
-    rule: str = ""
-
-    def describe(self) -> str:
-        rule = f" [{self.rule}]" if self.rule else ""
-        return f"{self.step}: {self.detail}{rule}"
 
 
 @dataclass(frozen=True, slots=True)

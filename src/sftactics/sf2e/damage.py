@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sftactics.core.breakdown import Breakdown, Term, combine_multipliers
+from sftactics.core.ledger import LedgerLine
 from sftactics.dice.expr import DiceExpr, parse
 from sftactics.dice.roll import RolledExpr, roll
 from sftactics.dice.source import DiceSource
@@ -45,20 +46,6 @@ from sftactics.sf2e.options import DEFAULT_OPTIONS, Sf2eOptions
 
 #: The immunity that makes critical hits deal normal damage (E2-23).
 CRITICAL_HITS = "critical-hits"
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerLine:
-    """One step of the damage pipeline: what happened and by how much the total changed."""
-
-    step: str
-    amount: int
-    detail: str
-    rule: str = ""
-
-    def describe(self) -> str:
-        rule = f" [{self.rule}]" if self.rule else ""
-        return f"{self.step}: {self.detail}{rule}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from sftactics.core.errors import RuleViolation
+from sftactics.core.ledger import LedgerLine
 from sftactics.dice.source import DiceSource
 from sftactics.sf2e.checks import Check2e, flat_check
 from sftactics.sf2e.creature import Creature2e
-from sftactics.sf2e.damage import LedgerLine
 from sftactics.sf2e.damage_types import DamageType
 from sftactics.sf2e.degrees import Degree
 from sftactics.sf2e.options import DEFAULT_OPTIONS, Sf2eOptions

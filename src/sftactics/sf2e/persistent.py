@@ -13,11 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sftactics.core.ledger import LedgerLine
 from sftactics.dice.expr import parse
 from sftactics.dice.source import DiceSource
 from sftactics.sf2e.checks import Check2e, flat_check
 from sftactics.sf2e.creature import Creature2e, PersistentDamage
-from sftactics.sf2e.damage import DamageOutcome2e, DamagePart, LedgerLine, mitigate, roll_damage
+from sftactics.sf2e.damage import DamageOutcome2e, DamagePart, mitigate, roll_damage
 from sftactics.sf2e.injury import InjuryResult2e, apply_damage
 from sftactics.sf2e.options import DEFAULT_OPTIONS, Sf2eOptions
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from sftactics.core.breakdown import BonusType, Breakdown, Term, explain, half
 from sftactics.core.check import CheckKind, CheckResult, resolve
 from sftactics.core.errors import RuleViolation
+from sftactics.core.ledger import LedgerLine
 from sftactics.dice.source import DiceSource
 from sftactics.sf1e import damage as dmg
 from sftactics.sf1e import injury, stats
@@ -98,7 +99,7 @@ class CollisionRoll:
 def _scaled(roll: dmg.DamageRoll, times: int, reason: str) -> dmg.DamageRoll:
     portions = tuple(dmg.DamagePortion(p.types, p.amount * times) for p in roll.portions)
     total = roll.total * times
-    line = dmg.LedgerLine("multiply", total - roll.total, f"{reason}: {roll.total} x{times} = {total}", "VEH-11")
+    line = LedgerLine("multiply", total - roll.total, f"{reason}: {roll.total} x{times} = {total}", "VEH-11")
     return replace(roll, portions=portions, total=total, ledger=(*roll.ledger, line))
 
 
