@@ -126,7 +126,8 @@ def _grenade_point(state: Encounter, me: Combatant) -> tuple[str, tuple[int, int
     return None if best is None else (best[1], best[2])
 
 
-def _try(fight: Fight, cmd: Command) -> bool:
+def try_command(fight: Fight, cmd: Command) -> bool:
+    """Do ``cmd`` if the rules allow it: True if it was done, False (state unchanged) if it was refused."""
     try:
         fight.do(cmd)
     except RuleViolation:
@@ -140,33 +141,33 @@ def simple(fight: Fight, cid: str) -> None:
     me = s.get(cid)
     cr = me.creature
     if cr.has("dying"):
-        _try(fight, StabilizeWithResolve(actor=cid))
+        try_command(fight, StabilizeWithResolve(actor=cid))
     elif (cr.has("stable") or cr.has("unconscious")) and cr.state.hp == 0:
-        _try(fight, StayInTheFight(actor=cid))
+        try_command(fight, StayInTheFight(actor=cid))
     for moves in range(3):  # attack if possible; otherwise close in and try again (at most a double move)
         s = fight.state
         if s.result is not None or s.timeline.turn not in (None, cid):
             return
         me = s.get(cid)
         target = _nearest(s, me)
-        if target is None and not me.out_of_fight and moves == 0 and _try(fight, Search(actor=cid)):
+        if target is None and not me.out_of_fight and moves == 0 and try_command(fight, Search(actor=cid)):
             continue  # no foe located: look for one
         if me.out_of_fight or target is None:
             break
         grenade = _grenade_point(s, me)
-        if grenade is not None and _try(fight, ThrowGrenade(actor=cid, weapon=grenade[0], at=grenade[1])):
+        if grenade is not None and try_command(fight, ThrowGrenade(actor=cid, weapon=grenade[0], at=grenade[1])):
             break
         weapon = _usable_weapon(s, me, target)
         first = me.creature.stat.weapons[0] if me.creature.stat.weapons else None
         if first is not None and first.is_melee and weapon is not None and not weapon.is_melee and moves < 2:
             # a melee fighter closes in rather than shooting, while it still can move
             dest = _approach(s, me, target)
-            if dest is not None and _try(fight, Move(actor=cid, to=dest)):
+            if dest is not None and try_command(fight, Move(actor=cid, to=dest)):
                 continue
-        if weapon is not None and _try(fight, Attack(actor=cid, target=target.id, weapon=weapon.name)):
+        if weapon is not None and try_command(fight, Attack(actor=cid, target=target.id, weapon=weapon.name)):
             break
         dest = _approach(s, me, target) if moves < 2 else None
-        if dest is None or not _try(fight, Move(actor=cid, to=dest)):
+        if dest is None or not try_command(fight, Move(actor=cid, to=dest)):
             break
     s = fight.state
     if s.result is None and s.timeline.turn in (None, cid) and pending(s) == cid:

@@ -51,6 +51,7 @@ from sftactics.encounter.commands import (
 from sftactics.encounter.engine import Fight, pending
 from sftactics.encounter.movement import mover_for, occupants
 from sftactics.encounter.policy import simple as engine_simple
+from sftactics.encounter.policy import try_command
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import areas, geometry
 from sftactics.grid.cover import CoverKind, cover_terms
@@ -73,14 +74,6 @@ _FLANK = (Term(FLANKING_BONUS, "flanking", "MOD-17"),)
 
 
 # ---------------------------------------------------------------- shared helpers
-def _try(fight: Fight, cmd: Command) -> bool:
-    try:
-        fight.do(cmd)
-    except RuleViolation:
-        return False
-    return True
-
-
 def _my_turn(fight: Fight, cid: str) -> bool:
     s = fight.state
     return s.result is None and s.timeline.turn in (None, cid) and pending(s) == cid
@@ -133,7 +126,7 @@ def _resolve_start(fight: Fight, cid: str, *, keep_reserve: bool) -> None:
     cr = me.creature
     if cr.has("dying"):
         if cr.state.rp >= injury.stabilize_cost(cr, s.options):
-            _try(fight, StabilizeWithResolve(actor=cid))
+            try_command(fight, StabilizeWithResolve(actor=cid))
         return
     if cr.has("stable") and cr.state.hp == 0:
         rp = cr.state.rp
@@ -141,7 +134,7 @@ def _resolve_start(fight: Fight, cid: str, *, keep_reserve: bool) -> None:
             return
         if keep_reserve and rp - 1 < injury.stabilize_cost(cr, s.options):
             return
-        _try(fight, StayInTheFight(actor=cid))
+        try_command(fight, StayInTheFight(actor=cid))
 
 
 def _reach_map(state: Encounter, me: Combatant, actions: int = 1) -> ReachMap | None:
@@ -229,23 +222,25 @@ class SimplePolicy:
                 break
             if _can(me, "standard", s):
                 grenade = self._grenade_point(s, me)
-                if grenade is not None and _try(fight, ThrowGrenade(actor=cid, weapon=grenade[0], at=grenade[1])):
+                if grenade is not None and try_command(
+                    fight, ThrowGrenade(actor=cid, weapon=grenade[0], at=grenade[1])
+                ):
                     break
             weapons = _attack_weapons(me)
             weapon = self._usable(s, me, target, weapons)
             first = weapons[0] if weapons else None
             if first is not None and first.is_melee and weapon is not None and not weapon.is_melee and moves < 2:
                 dest = self._approach(s, me, target)  # a melee fighter closes in rather than shooting
-                if dest is not None and _try(fight, Move(actor=cid, to=dest)):
+                if dest is not None and try_command(fight, Move(actor=cid, to=dest)):
                     continue
             if weapon is not None and _can(me, "standard", s):
                 if not _loaded(me, weapon):
-                    if _try(fight, Reload(actor=cid, weapon=weapon.name)):
+                    if try_command(fight, Reload(actor=cid, weapon=weapon.name)):
                         continue
-                elif _try(fight, Attack(actor=cid, target=target.id, weapon=weapon.name)):
+                elif try_command(fight, Attack(actor=cid, target=target.id, weapon=weapon.name)):
                     break
             dest = self._approach(s, me, target) if moves < 2 else None
-            if dest is None or not _try(fight, Move(actor=cid, to=dest)):
+            if dest is None or not try_command(fight, Move(actor=cid, to=dest)):
                 break
         _end_turn(fight, cid)
 
@@ -435,11 +430,11 @@ class TacticalPolicy:
             if t2.foes and _can(t2.me, "move", t2.s):
                 dest = t2.safest_step()
                 if dest is not None:
-                    _try(fight, dest)
+                    try_command(fight, dest)
 
     def _execute(self, fight: Fight, plan: _Plan) -> bool:
         for cmd in plan.commands:
-            if not _try(fight, cmd):
+            if not try_command(fight, cmd):
                 return False
             if fight.state.result is not None:
                 return True
@@ -463,14 +458,14 @@ class TacticalPolicy:
                 continue  # it can stabilize on its own turn
             fp = space.footprint(ally)
             if here is None or fp is None or footprint_distance_ft(here, fp) <= 5:
-                return _try(fight, FirstAid(actor=me.id, target=ally.id))
+                return try_command(fight, FirstAid(actor=me.id, target=ally.id))
             if not _can_move_then_standard(me, t.s):
                 continue
             spot = t.adjacent_spot(fp)
-            if spot is not None and _try(fight, Move(actor=me.id, to=spot)):
+            if spot is not None and try_command(fight, Move(actor=me.id, to=spot)):
                 if fight.state.get(me.id).out_of_fight or not _my_turn(fight, me.id):
                     return True
-                _try(fight, FirstAid(actor=me.id, target=ally.id))
+                try_command(fight, FirstAid(actor=me.id, target=ally.id))
                 return True
         return False
 
@@ -497,9 +492,9 @@ class TacticalPolicy:
         best = max(spots, key=far)
         if far(best)[0] <= far(me.position)[0]:
             return False
-        if full and _try(fight, Withdraw(actor=me.id, to=best)):
+        if full and try_command(fight, Withdraw(actor=me.id, to=best)):
             return True
-        return _try(fight, Move(actor=me.id, to=best)) if rm.cost.get(best, 999) <= t.speed else False
+        return try_command(fight, Move(actor=me.id, to=best)) if rm.cost.get(best, 999) <= t.speed else False
 
 
 class _Turn:
