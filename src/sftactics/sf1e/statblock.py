@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer, model_validator
 
 from sftactics.core.errors import DiceError
 from sftactics.dice.expr import DAMAGE_TYPES, ENERGY, KINETIC, DiceExpr, damage_type, parse
@@ -48,6 +48,18 @@ class _Model(BaseModel):
 
 #: A set of names that serialises as a sorted list, so saved states are the same byte for byte.
 NameSet = Annotated[frozenset[str], PlainSerializer(lambda s: sorted(s), return_type=list[str])]
+
+
+def _dice_parses(v: str) -> str:
+    try:
+        parse(v)
+    except DiceError as e:
+        raise ValueError(str(e)) from None
+    return v
+
+
+#: A dice expression kept as written (``"1d6+2 F"``), checked to parse when the file is read.
+DiceText = Annotated[str, AfterValidator(_dice_parses)]
 
 
 def score_to_mod(score: int) -> int:
@@ -86,7 +98,7 @@ class Weapon(_Model):
     name: str
     category: WeaponCategory = "small_arm"
     melee: bool | None = None
-    damage: str
+    damage: DiceText
     targets: Literal["eac", "kac"] | None = None
     attack_bonus: int | None = None
     ability: Ability | None = None
@@ -111,15 +123,6 @@ class Weapon(_Model):
     broken: bool = False
     proficient: bool | None = None
     multiattack: bool = False
-
-    @field_validator("damage")
-    @classmethod
-    def _damage_parses(cls, v: str) -> str:
-        try:
-            parse(v)
-        except DiceError as e:
-            raise ValueError(str(e)) from None
-        return v
 
     @property
     def damage_expr(self) -> DiceExpr:

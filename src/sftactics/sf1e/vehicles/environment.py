@@ -27,9 +27,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sftactics.core.errors import DiceError, RuleViolation
-from sftactics.dice.expr import parse
-from sftactics.sf1e.statblock import NameSet
+from sftactics.core.errors import RuleViolation
+from sftactics.sf1e.statblock import DiceText, NameSet
 
 
 class _Model(BaseModel):
@@ -90,7 +89,7 @@ class Hazard(_Model):
     name: str
     cr: str = "1"
     attack_bonus: int | None = None
-    damage: str | None = None
+    damage: DiceText | None = None
     effect: Literal["damage", "off_course", "both"] = "damage"
     ac: Literal["eac", "kac"] | None = None
     trigger: Trigger = "each_entry"
@@ -100,16 +99,6 @@ class Hazard(_Model):
     @classmethod
     def _cr(cls, v: str) -> str:
         hazard_row(v)
-        return v
-
-    @field_validator("damage")
-    @classmethod
-    def _dmg(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                parse(v)
-            except DiceError as e:
-                raise ValueError(str(e)) from None
         return v
 
     @property

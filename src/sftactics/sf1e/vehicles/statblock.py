@@ -29,11 +29,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from sftactics.core.errors import DiceError
 from sftactics.dice.expr import DiceExpr, parse
 from sftactics.grid.space import SIZES
 from sftactics.grid.space import Size as GridSize
-from sftactics.sf1e.statblock import NameSet, Size, Weapon
+from sftactics.sf1e.statblock import DiceText, NameSet, Size, Weapon
 
 CoverName = Literal["none", "partial", "cover", "improved", "total"]
 #: Movement modes a vehicle speed can have.
@@ -75,18 +74,9 @@ class Collision(_Model):
     collision DC (Reflex saves against rams and run overs). ``ignores_hardness``: points of a target's hardness
     the collision ignores (some vehicles have it)."""
 
-    damage: str
+    damage: DiceText
     dc: int = Field(ge=0)
     ignores_hardness: int = Field(0, ge=0)
-
-    @field_validator("damage")
-    @classmethod
-    def _parses(cls, v: str) -> str:
-        try:
-            parse(v)
-        except DiceError as e:
-            raise ValueError(str(e)) from None
-        return v
 
     @property
     def expr(self) -> DiceExpr:
