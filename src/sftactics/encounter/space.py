@@ -84,9 +84,13 @@ def body(state: Encounter, c: Combatant, weapon: Weapon | None = None) -> Body |
     return Body(fp, Size(c.creature.stat.size), reach_ft=reach, armed=armed, side=c.side)
 
 
-def attack_geometry(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon) -> Geometry:
+def attack_geometry(
+    state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, *, explain: bool = True
+) -> Geometry:
     """Reach (ATK-09), range penalty and maximum range (ATK-10, ATK-11), cover (MOD-07..14), flanking (MOD-17)
-    and concealment (MOD-01..06) for one attack. Raises RuleViolation when the attack is impossible."""
+    and concealment (MOD-01..06) for one attack. Raises RuleViolation when the attack is impossible.
+    ``explain=False`` skips tracing the cover lines again to explain them (the same numbers, cheaper: what a
+    policy weighing many hypothetical attacks wants)."""
     fa, fb = footprint(attacker), footprint(target)
     if fa is None or fb is None:
         return Geometry()
@@ -114,7 +118,7 @@ def attack_geometry(state: Encounter, attacker: Combatant, target: Combatant, we
     grid = state.grid
     miss, why = 0, ""
     if grid is not None:
-        cv = cover(grid, fa, fb, ranged=not melee, creatures=others(state, attacker.id, target.id))
+        cv = cover(grid, fa, fb, ranged=not melee, creatures=others(state, attacker.id, target.id), explain=explain)
         if cv.kind is CoverKind.TOTAL:
             raise RuleViolation("MOD-14", f"{target.id} has total cover from {attacker.id}: no line of effect")
         ac_terms += list(cv.ac_terms)

@@ -64,7 +64,6 @@ from sftactics.sf1e import injury, stats
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import Creature
 from sftactics.sim import odds
-from sftactics.sim.geometry import attack_geometry as fast_geometry
 from sftactics.sim.perception import able_enemies, allies, targets_for
 
 Policy = Callable[[Fight, str], None]
@@ -256,7 +255,7 @@ class SimplePolicy:
     def _usable(state: Encounter, me: Combatant, target: Combatant, weapons: list[Weapon]) -> Weapon | None:
         for w in weapons:
             try:
-                fast_geometry(state, me, target, w)
+                space.attack_geometry(state, me, target, w, explain=False)
             except RuleViolation:
                 continue
             return w
@@ -689,7 +688,7 @@ class _Turn:
                 geo: space.Geometry
                 if exact:
                     try:
-                        geo = fast_geometry(self.s, e, me_at, w)
+                        geo = space.attack_geometry(self.s, e, me_at, w, explain=False)
                     except RuleViolation:
                         break  # no line of effect: no other weapon has one either
                 else:
@@ -782,7 +781,7 @@ class _Turn:
         if fp_t is not None and not self._in_reach_or_range(fp, fp_t, me_at, w):
             return None
         try:
-            return fast_geometry(self.s, me_at, t, w)
+            return space.attack_geometry(self.s, me_at, t, w, explain=False)
         except RuleViolation:
             return None
 
@@ -1042,7 +1041,7 @@ class _Turn:
                 loaded = me.model_copy(update={"ammo": {**me.ammo, w.name: w.capacity or 0}})
                 for t in self.targets:
                     try:
-                        geo = fast_geometry(s, loaded, t, w)
+                        geo = space.attack_geometry(s, loaded, t, w, explain=False)
                     except RuleViolation:
                         continue
                     v = self.attack_value(t, self.table(loaded, t, w, geo))
