@@ -1,16 +1,15 @@
-"""``sftactics map``: the command body, and the typer signature cli.py registers for it."""
+"""``sftactics map``: the command body, and the command as cli.py registers it."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Annotated
 
 import pytest
-import typer
 from rich.console import Console
 from typer.testing import CliRunner
 
+from sftactics.cli import app
 from sftactics.core.errors import SftError
 from sftactics.io.scenario import load_scenario
 from sftactics.views.command import map_cmd
@@ -54,33 +53,6 @@ def hold(tmp_path: Path) -> Path:
     path = tmp_path / "hold.yaml"
     path.write_text(HOLD, encoding="utf-8")
     return path
-
-
-# The registration cli.py uses (kept here so the signature is tested until it lands there).
-app = typer.Typer(add_completion=False)
-out = Console(highlight=False, soft_wrap=True)
-
-
-@app.command("map")
-def map_command(
-    scenario: Annotated[Path, typer.Argument(help="scenario file (YAML) with a map")],
-    from_: Annotated[
-        str | None, typer.Option("--from", help="the combatant the overlays are for (for threat: or a side)")
-    ] = None,
-    show: Annotated[
-        list[str] | None, typer.Option(help="overlay: reach, threat, cover or area (repeat, or separate by commas)")
-    ] = None,
-    svg: Annotated[Path | None, typer.Option(help="also write the picture as SVG to this file")] = None,
-    area: Annotated[str | None, typer.Option(help='an area template, e.g. "burst 15 at 5,5"')] = None,
-    view: Annotated[str | None, typer.Option(help="draw the map as this side sees it (for now: everything)")] = None,
-) -> None:
-    """Draw a scenario's map with its combatants, and overlays: reach, threat, cover, an area template."""
-    map_cmd(scenario, from_, show or [], svg, area, out, view=view)
-
-
-@app.command("other")
-def _other() -> None:  # a second command, so typer keeps "map" as a subcommand
-    """Unused."""
 
 
 def console() -> Console:
