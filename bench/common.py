@@ -87,3 +87,26 @@ def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
     """(median, best) wall-clock time of ``repeat`` calls of ``fn``, in milliseconds."""
     runs = runs_of(fn, repeat)
     return statistics.median(runs), min(runs)
+
+
+#: How many turns the per-turn timings cover, from Begin.
+TURNS = 8
+
+
+def turn_times(enc: Any, seed: int) -> list[float]:
+    """Milliseconds the simple policy takes for each of the first :data:`TURNS` turns of a seeded fight."""
+    from sftactics.encounter.commands import Begin
+    from sftactics.encounter.engine import Fight, pending
+    from sftactics.encounter.policy import simple
+
+    fight = Fight.seeded(enc, seed)
+    fight.do(Begin())
+    out = []
+    for _ in range(TURNS):
+        who = pending(fight.state)
+        if who is None or fight.state.result is not None:
+            break
+        t0 = time.perf_counter()
+        simple(fight, who)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-from common import Figure, runs_of
+from common import TURNS, Figure, runs_of, turn_times
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -32,9 +31,6 @@ from tests.builders import npc, pc  # noqa: E402
 from sftactics.dice import parse, roll  # noqa: E402
 from sftactics.dice.distribution import attack_odds  # noqa: E402
 from sftactics.dice.source import SeededDice  # noqa: E402
-from sftactics.encounter.commands import Begin  # noqa: E402
-from sftactics.encounter.engine import Fight, pending  # noqa: E402
-from sftactics.encounter.policy import simple  # noqa: E402
 from sftactics.io.scenario import load_scenario  # noqa: E402
 from sftactics.sf1e.attack import resolve_attack  # noqa: E402
 
@@ -43,7 +39,6 @@ DESCRIPTION = "dice against a numpy baseline, exact attack odds, one attack, one
 N_DICE = 100_000
 N_NUMPY = 1_000_000  # large enough to time well above the timer's resolution
 SCENARIO = ROOT / "examples" / "scenarios" / "derelict-ambush.yaml"
-TURNS = 8
 
 
 def setup() -> dict[str, object]:
@@ -54,20 +49,6 @@ def setup() -> dict[str, object]:
         "scenario": str(SCENARIO.relative_to(ROOT)),
         "turns_per_repeat": TURNS,
     }
-
-
-def _turns(enc: object, seed: int) -> list[float]:
-    fight = Fight.seeded(enc, seed)  # type: ignore[arg-type]
-    fight.do(Begin())
-    out = []
-    for _ in range(TURNS):
-        who = pending(fight.state)
-        if who is None or fight.state.result is not None:
-            break
-        t0 = time.perf_counter()
-        simple(fight, who)
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
 
 
 def run(quick: bool = False) -> list[Figure]:
@@ -128,10 +109,10 @@ def run(quick: bool = False) -> list[Figure]:
                                     runs_of(one_attack, rep * 20), None, {}))  # fmt: skip
 
     enc = load_scenario(SCENARIO)
-    _turns(enc, 0)  # warm-up: parsed map, tables, caches
+    turn_times(enc, 0)  # warm-up: parsed map, tables, caches
     per_turn: list[float] = []
     for i in range(rep if not quick else 2):
-        per_turn.append(statistics.fmean(_turns(enc, 100 + i)))
+        per_turn.append(statistics.fmean(turn_times(enc, 100 + i)))
     figures.append(Figure.from_runs("encounter_turn", f"one turn of policy.simple, derelict ambush (mean of "
                                     f"the first {TURNS} turns after Begin, per repeat)", per_turn, None,
                                     {"combatants": len(enc.combatants)}))  # fmt: skip

@@ -21,11 +21,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import Figure
+from common import Figure, turn_times
 
-from sftactics.encounter.commands import Begin
-from sftactics.encounter.engine import Fight, pending
-from sftactics.encounter.policy import simple
+from sftactics.encounter.engine import Fight
 from sftactics.encounter.runner import auto_play
 from sftactics.encounter.state import Encounter
 from sftactics.io.scenario import ScenarioFile, build_encounter
@@ -36,7 +34,6 @@ COUNTS = (2, 4, 8, 16, 32, 64)
 SIZES = (20, 40, 60, 100, 140, 200)
 QUICK_COUNTS = (2, 4, 8)
 QUICK_SIZES = (20, 40)
-TURNS = 8
 FIGHT_BUDGET_S = 40.0  # stop repeating a whole fight once its repeats have taken this long
 
 
@@ -67,20 +64,6 @@ def encounter(count: int, size: int, gap: int = 12) -> Encounter:
         })  # fmt: skip
     data = {"name": f"scaling {count} on {size}x{size}", "map": open_map(size), "combatants": combatants}
     return build_encounter(ScenarioFile.model_validate(data), Path(f"scaling-{count}-{size}.yaml"))
-
-
-def turn_times(enc: Encounter, seed: int) -> list[float]:
-    fight = Fight.seeded(enc, seed)
-    fight.do(Begin())
-    out = []
-    for _ in range(TURNS):
-        who = pending(fight.state)
-        if who is None or fight.state.result is not None:
-            break
-        t0 = time.perf_counter()
-        simple(fight, who)
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
 
 
 def whole_fight(enc: Encounter, seed: int) -> tuple[float, dict[str, Any]]:
