@@ -28,7 +28,8 @@ from sftactics.sf1e import actions_rules, injury, saves, stats
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.attack import Situation
 from sftactics.sf1e.damage import halve, mitigate, roll_damage
-from sftactics.sf1e.state import ConditionInstance
+from sftactics.sf1e.statblock import Weapon
+from sftactics.sf1e.state import ConditionInstance, Creature
 
 Point = tuple[int, int]
 
@@ -121,6 +122,15 @@ def area_effect(
             tx.creature(cid, cr, [f"{cid} gains {', '.join(i.name for i in conditions)} from {name}"])
 
 
+def grenade_save_dc(thrower: Creature, weapon: Weapon) -> int:
+    """The save DC of a thrown grenade: the DC printed on it, or 10 + half its item level + the thrower's
+    Dexterity modifier."""
+    assert weapon.area is not None
+    if weapon.area.dc is not None:
+        return weapon.area.dc
+    return 10 + weapon.item_level // 2 + stats.ability_mod(thrower, "dex").total
+
+
 def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
     from sftactics.encounter.actions import _actor, _check_ammo, _spend, _use_ammo, _weapon
 
@@ -155,7 +165,7 @@ def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
                        critical=False, damage=None, lines=throw.lines))  # fmt: skip
     a = weapon.area
     area = grid_areas.burst(grid, point, a.size_ft)
-    dc = a.dc if a.dc is not None else 10 + weapon.item_level // 2 + (stats.ability_mod(c.creature, "dex").total)
+    dc = grenade_save_dc(c.creature, weapon)
     save = (
         SaveSpec(type=a.save or "ref", dc=dc, on_save=a.on_save if a.on_save != "none" else "half") if a.save else None
     )

@@ -35,6 +35,9 @@ from sftactics.sim.policies import make_policy, policy_names
 from sftactics.sim.stats import FightResult, Summary, aggregate
 
 Backend = Literal["local", "dask"]
+#: Who plays the fights: ``compiled`` the numba kernel (simple policy, supported encounters), ``full`` the
+#: engine, ``auto`` the kernel when it can play the job and the engine otherwise.
+EngineChoice = Literal["auto", "compiled", "full"]
 Progress = Callable[[int, int], None]
 
 
@@ -53,6 +56,7 @@ class SimJob:
     policies: Mapping[str, str] = field(default_factory=lambda: {"*": "tactical"})
     seed: int = 0
     max_rounds: int = 50
+    engine: EngineChoice = "auto"
 
     def __post_init__(self) -> None:
         known = set(policy_names())
@@ -72,9 +76,44 @@ class SimJob:
         default = self.policies.get("*", "tactical")
         return {side: self.policies.get(side, default) for side in self.encounter.sides()}
 
+    def kernel_refusals(self) -> list[str]:
+        """Why the compiled kernel cannot play this job (empty: it can)."""
+        from sftactics.sim.kernel.model import unsupported
+
+        out = [f"side {side}: the {name} policy (the kernel plays the simple policy)"
+               for side, name in self.policy_map().items() if name != "simple"]  # fmt: skip
+        return out + unsupported(self.encounter)
+
+    def compiled(self) -> bool:
+        """Whether the compiled kernel plays this job (``engine``: auto, compiled or full). With ``compiled``
+        a job the kernel cannot play raises ValueError with the reasons."""
+        key = (id(self.encounter), tuple(sorted(self.policy_map().items())), self.engine)
+        found = _KERNEL_OK.get(key)
+        if found is None or found[0] is not self.encounter:
+            if self.engine == "full":
+                ok = False
+            else:
+                why = self.kernel_refusals()
+                if why and self.engine == "compiled":
+                    raise ValueError("the compiled kernel cannot play this simulation: " + "; ".join(why))
+                ok = not why
+            if len(_KERNEL_OK) > 64:
+                _KERNEL_OK.clear()
+            found = _KERNEL_OK[key] = (self.encounter, ok)
+        return found[1]
+
+
+_KERNEL_OK: dict[tuple[Any, ...], tuple[Encounter, bool]] = {}
+
 
 def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
-    """Play fights ``start`` to ``stop - 1`` of ``job`` (fresh policies for each fight)."""
+    """Play fights ``start`` to ``stop - 1`` of ``job`` (fresh policies for each fight; or the compiled kernel,
+    see :meth:`SimJob.compiled`)."""
+    if job.compiled():
+        from sftactics.sim.kernel.run import kernel_batch
+
+        indexes = list(range(start, stop))
+        return kernel_batch(job.encounter, [fight_seed(job.seed, i) for i in indexes], indexes, job.max_rounds)
     out = []
     names = job.policy_map()
     for i in range(start, stop):
@@ -83,12 +122,13 @@ def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
     return out
 
 
-def make_batches(runs: int, workers: int, batch_size: int | None = None) -> list[tuple[int, int]]:
-    """Consecutive index ranges: by default about eight batches per worker, 1 to 64 fights each."""
+def make_batches(runs: int, workers: int, batch_size: int | None = None, *, largest: int = 64) -> list[tuple[int, int]]:
+    """Consecutive index ranges: by default about eight batches per worker, 1 to ``largest`` fights each (64
+    for the engine's fights; the compiled kernel's fights are a thousand times cheaper and batch bigger)."""
     if runs <= 0:
         return []
     if batch_size is None:
-        batch_size = max(1, min(64, runs // max(1, 8 * workers)))
+        batch_size = max(1, min(largest, runs // max(1, 8 * workers)))
     return [(a, min(runs, a + batch_size)) for a in range(0, runs, batch_size)]
 
 
@@ -221,6 +261,7 @@ def simulate(
         "seed": job.seed,
         "policies": job.policy_map(),
         "max_rounds": job.max_rounds,
+        "engine": "compiled" if job.compiled() else "full",
     }
     info.update(meta or {})
     summary.meta.update(info)
@@ -253,7 +294,7 @@ def simulate_results(
     n = workers if workers is not None else (os.cpu_count() or 1)
     if n < 1:
         raise ValueError("workers must be at least 1")
-    batches = make_batches(runs, n, batch_size)
+    batches = make_batches(runs, n, batch_size, largest=4096 if job.compiled() else 64)
     t0 = time.perf_counter()
     if backend == "local":
         if scheduler:

@@ -1,0 +1,1 @@
+"""Compiled (numba) building blocks for fast Monte Carlo fights."""

@@ -1,0 +1,1262 @@
+"""The compiled fight: one whole fight of the simple policy, by the engine's rules, in numba nopython code.
+
+This is the engine's fight (``sftactics.encounter``) played by :class:`~sftactics.sim.policies.SimplePolicy`,
+written again as plain loops over the arrays of a :class:`~sftactics.sim.kernel.model.Model` so that a fight
+costs tens of microseconds instead of tens of milliseconds. The numbers it adds up all come from the rules
+modules (see :mod:`~sftactics.sim.kernel.model`); the geometry comes from the grid package's own tables and,
+for cover, from the grid package itself on a cache miss (:mod:`~sftactics.sim.kernel.geo`). What it writes
+again is the bookkeeping of one fight, in the engine's order:
+
+* initiative (CF-03, CF-04: ties by the modifier, then roll-offs repeated until broken), rounds and turns;
+* the start of a turn: durations that end (count-anchored, CF-14), bleeding (CON-02); creatures with no
+  decision to make pass (dying without the Resolve to stabilize, stable without Resolve to stay in the fight);
+* the simple policy: spend Resolve to stabilize or stay in the fight (INJ-11, INJ-12); throw a grenade at a
+  point whose burst catches two or more foes and no friend (ATK-12, ATK-13: AC 5, scatter on a miss; Reflex
+  half with cover, EFF-*); attack the nearest foe with the first weapon in reach or range (melee fighters
+  close in first), reloading when empty (ACT-36); otherwise move to the square of one move nearest to it,
+  preferring one that flanks;
+* movement by the cheapest path with the fewest steps out of threatened squares, attacks of opportunity
+  where it leaves them (AOO-06..12: one reaction per round, none before the reactor's first turn, none
+  through cover, none while staggered), and ranged attacks or throws while threatened provoking too;
+* attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
+  creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
+  staggered with a Fortitude save, deafen with a save and a d4 of minutes), damage through the target's
+  defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
+  while dying, death when none is left (INJ-*);
+* the end of a turn: a dying creature loses Resolve (INJ-04, INJ-05); the fight ends when at most one side
+  has anyone able to fight (CF-02), or at the round limit.
+
+Dice come from numpy's generator inside numba, seeded per fight: the same seed gives the same fight on the same
+installation. An optional log (``log`` with rows) records every roll and what it decided.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+from numba.core import types
+from numba.experimental import structref
+from numpy.typing import NDArray
+
+from sftactics.sim.kernel.geo import can_aoo_geometry, cover_kind, distance_to_point_ft, flank_line, path_to, search
+from sftactics.sim.kernel.model import Model
+
+_F = TypeVar("_F")
+
+
+def _jit(fn: _F) -> _F:
+    return cast(_F, numba.njit(cache=True)(fn))
+
+
+_objmode: Any = numba.objmode
+
+# combatant results, per fight: columns of ``comb_out``
+KO, DIED, DYING_END, RP_SPENT, RP_LOST, DEALT, TAKEN, CAUSE, CAUSE_A, CAUSE_W, DROP_A, DROP_W = range(12)
+COLUMNS = 12
+# death causes
+CAUSE_NONE, CAUSE_MASSIVE, CAUSE_ZERO_HP, CAUSE_RP = 0, 1, 2, 3
+# fight results: columns of ``fight_out``
+F_WINNER, F_ROUNDS, F_REASON = range(3)
+REASON_END, REASON_LIMIT = 0, 1
+# log rows: (kind, round, a, b, c, d, e, f)
+LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RESOLVE, LOG_GRENADE, LOG_END = range(
+    1, 11
+)
+LOG_WIDTH = 8
+TOTAL_COVER = 5
+CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN = 1, 2, 3
+
+
+# the fight's scalars: ``st.sc[...]``
+ROUND, CUR, STD, MOVE, DIAG, FRESH, ENDED, WINNER, REASON_SC = range(9)
+
+
+@_jit
+def _log(log: NDArray[np.int32], nlog: NDArray[np.int64], kind: int, rnd: int, a: int, b: int, c: int, d: int,
+         e: int, f: int) -> None:  # fmt: skip
+    i = nlog[0]
+    if i < log.shape[0]:
+        log[i, 0] = kind
+        log[i, 1] = rnd
+        log[i, 2] = a
+        log[i, 3] = b
+        log[i, 4] = c
+        log[i, 5] = d
+        log[i, 6] = e
+        log[i, 7] = f
+    nlog[0] = i + 1
+
+
+@_jit
+def _die(sides: int) -> int:
+    return np.random.randint(1, sides + 1)
+
+
+@_jit
+def _count_ft(dx: int, dy: int) -> int:
+    dx = abs(dx)
+    dy = abs(dy)
+    if dx < dy:
+        dx, dy = dy, dx
+    return 5 * (dx + dy // 2)
+
+
+@_jit
+def _dist(a: int, b: int, w: int) -> int:
+    return _count_ft(a % w - b % w, a // w - b // w)
+
+
+@_jit
+def _reach_covers(a: int, b: int, w: int, reach: int) -> bool:
+    """``grid.space.reach_covers`` for one-square spaces (AOO-04's 10-ft diagonal)."""
+    dx = abs(a % w - b % w)
+    dy = abs(a // w - b // w)
+    if dx == 0 and dy == 0:
+        return True
+    if reach == 10:
+        return max(dx, dy) <= 2
+    return _count_ft(dx, dy) <= reach
+
+
+@_jit
+def _in_zone(m: Any, z: int, a: int, b: int) -> bool:
+    """Whether a creature in ``a`` threatens ``b`` with the reach of zone table ``z`` (walls and lines of effect
+    included: the grid package's table)."""
+    w = m.width
+    r = m.zone_radius
+    dx = b % w - a % w
+    dy = b // w - a // w
+    if dx < -r or dx > r or dy < -r or dy > r:
+        return False
+    return bool(m.zones[z, a, (dy + r) * (2 * r + 1) + dx + r])
+
+
+# ---------------------------------------------------------------- the fight's state
+@_jit
+def _out(st: Any, c: int) -> bool:
+    return bool(st.dead[c] or st.unconscious[c] or st.dying[c] or st.stable[c])
+
+
+@_jit
+def _down_now(st: Any, c: int) -> bool:
+    return bool(st.unconscious[c] or st.dying[c] or st.dead[c] or st.stable[c])
+
+
+@_jit
+def _staggered(st: Any, c: int) -> bool:
+    return bool(st.stag_round[c] >= 0)
+
+
+@_jit
+def _can(m: Any, st: Any, c: int, kind: int) -> bool:
+    """``budget.take``: kind 0 standard, 1 move. Staggered: a move or a standard action, not both (CON-33)."""
+    single = _staggered(st, c)
+    if single and (st.sc[STD] or st.sc[MOVE]):
+        return False
+    if kind == 0:
+        return not st.sc[STD]
+    return not st.sc[MOVE] or not st.sc[STD]
+
+
+@_jit
+def _spend(st: Any, kind: int) -> None:
+    if kind == 0:
+        st.sc[STD] = 1
+    elif not st.sc[MOVE]:
+        st.sc[MOVE] = 1
+    else:
+        st.sc[STD] = 1
+
+
+@_jit
+def _able_side(m: Any, st: Any) -> int:
+    """-2 while two or more sides can fight on; else the one side that can (-1: none)."""
+    found = -1
+    for c in range(m.n):
+        if not _out(st, c):
+            if found == -1:
+                found = m.side[c]
+            elif m.side[c] != found:
+                return -2
+    return found
+
+
+# ---------------------------------------------------------------- damage and injury
+@_jit
+def _lose_rp(m: Any, st: Any, c: int, k: int, sa: int, sw: int) -> None:
+    """INJ-05: lose ``k`` Resolve one at a time; needing one with none left is death."""
+    for _ in range(k):
+        if st.rp[c] == 0:
+            _kill(m, st, c, 3, sa, sw)
+            return
+        st.rp[c] -= 1
+        st.res[c, 4] += 1
+
+
+@_jit
+def _kill(m: Any, st: Any, c: int, cause: int, sa: int, sw: int) -> None:
+    st.dead[c] = True
+    st.dying[c] = False
+    st.stable[c] = False
+    if st.res[c, 7] == 0:
+        st.res[c, 7] = cause
+        st.res[c, 8] = sa
+        st.res[c, 9] = sw
+
+
+@_jit
+def _reach_zero(m: Any, st: Any, c: int, overflow: int, sa: int, sw: int) -> None:
+    if overflow >= m.max_hp[c]:
+        _kill(m, st, c, 1, sa, sw)
+        return
+    if m.dying_rules[c]:
+        st.stable[c] = False
+        st.unconscious[c] = True
+        st.dying[c] = True
+        st.dropped_round[c] = st.sc[ROUND]
+        st.dropped_own[c] = st.sc[CUR] == c
+        st.zero_rp_at_drop[c] = st.rp[c] == 0
+        st.hp_dmg_round[c] = -1
+        st.stab_round[c] = -1
+        return
+    _kill(m, st, c, 2, sa, sw)
+
+
+@_jit
+def _damage(m: Any, st: Any, c: int, amount: int, sa: int, sw: int) -> None:
+    """``injury.apply_damage`` (lethal) and the statistics the simulation keeps."""
+    if st.dead[c]:
+        return
+    hp_before = st.hp[c]
+    temp_lost = min(st.temp[c], amount)
+    rest = amount - temp_lost
+    sp_lost = min(st.sp[c], rest)
+    hp_damage = rest - sp_lost
+    hp_lost = min(st.hp[c], hp_damage)
+    overflow = hp_damage - hp_lost
+    st.temp[c] -= temp_lost
+    st.sp[c] -= sp_lost
+    st.hp[c] -= hp_lost
+    lost = temp_lost + sp_lost + hp_lost
+    st.res[c, 6] += lost
+    if sa >= 0 and sa != c:
+        st.res[sa, 5] += lost
+    if amount > 0:
+        if hp_before == 0 and (st.dying[c] or st.stable[c]):
+            measure = hp_damage if m.massive_hp_damage else amount
+            if measure >= m.max_hp[c]:
+                _kill(m, st, c, 1, sa, sw)
+            elif not m.dying_rules[c]:
+                if hp_damage > 0:
+                    _reach_zero(m, st, c, 0, sa, sw)
+            else:
+                if st.stable[c]:
+                    st.stable[c] = False
+                    st.dying[c] = True
+                    st.dropped_round[c] = st.sc[ROUND]
+                    st.dropped_own[c] = st.sc[CUR] == c
+                    st.zero_rp_at_drop[c] = False
+                    st.hp_dmg_round[c] = -1
+                if hp_damage > 0:
+                    big = 2 * hp_damage > m.max_hp[c]
+                    if st.hp_dmg_round[c] != st.sc[ROUND]:
+                        st.hp_dmg_round[c] = st.sc[ROUND]
+                        _lose_rp(m, st, c, 2 if (big and m.big_hit_first_costs == 2) else 1, sa, sw)
+                    elif big:
+                        _lose_rp(m, st, c, 1, sa, sw)
+        elif st.hp[c] == 0 and hp_damage > 0:
+            _reach_zero(m, st, c, overflow, sa, sw)
+    _track(st, c, sa, sw)
+    _log(st.log, st.nlog, 5, st.sc[ROUND], c, amount, st.sp[c], st.hp[c], st.rp[c], int(st.dead[c]))
+
+
+@_jit
+def _track(st: Any, c: int, sa: int, sw: int) -> None:
+    """The simulation tracker: knocked out (and by whom), back up."""
+    down = _down_now(st, c)
+    if down and not st.down[c]:
+        st.res[c, 10] = sa
+        st.res[c, 11] = sw
+        st.res[c, 0] = 1
+        st.down[c] = True
+    elif not down:
+        st.down[c] = False
+
+
+# ---------------------------------------------------------------- attacks
+@_jit
+def _others(m: Any, st: Any, a: int, t: int) -> int:
+    """Squares of the creatures (not dead) other than ``a`` and ``t`` into ``st.crowd``; their count."""
+    k = 0
+    for c in range(m.n):
+        if c != a and c != t and not st.dead[c]:
+            st.crowd[k] = st.pos[c]
+            k += 1
+    return k
+
+
+@_jit
+def _threatens_target(m: Any, st: Any, c: int, z: int, t: int) -> bool:
+    return z >= 0 and _in_zone(m, z, st.pos[c], st.pos[t])
+
+
+@_jit
+def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int, int]:
+    """``space.attack_geometry`` and the totals: (possible, attack bonus, AC)."""
+    w = m.width
+    pa = st.pos[a]
+    pt = st.pos[t]
+    melee = m.w_melee_geom[a, k]
+    bonus = m.atk[a, k, t]
+    if melee:
+        if not _reach_covers(pa, pt, w, m.w_reach[a, k]):
+            return False, 0, 0
+    else:
+        d = _dist(pa, pt, w) // 5
+        if d >= m.w_range.shape[2] or m.w_range[a, k, d] <= -10_000:
+            return False, 0, 0
+        bonus += m.w_range[a, k, d]
+    count = _others(m, st, a, t)
+    kind = cover_kind(st.cover_cache, m.map_id, w, pa, pt, not melee, st.crowd, count)
+    if kind == TOTAL_COVER:
+        return False, 0, 0
+    ac = m.ac[a, k, t] + m.cover_ac[kind]
+    if melee and m.armed[a] and m.w_reach[a, k] > 0 and _threatens_target(m, st, a, m.w_zone[a, k], t):
+        for p in range(m.n):
+            if p in (a, t) or _out(st, p) or m.side[p] == m.side[t]:
+                continue
+            if m.flank_ally_only and m.side[p] != m.side[a]:
+                continue
+            if m.body_reach[p] <= 0 or not _threatens_target(m, st, p, m.zone[p], t):
+                continue
+            if flank_line(pa, st.pos[p], pt, w):
+                bonus += m.flank_bonus
+                break
+    return True, bonus, ac
+
+
+@_jit
+def _save(m: Any, st: Any, c: int, which: int, extra: int, dc: int) -> bool:
+    d = _die(20)
+    ok: bool = d + m.saves[c, which] + extra >= dc
+    if d == 20:
+        ok = True
+    elif d == 1:
+        ok = False
+    _log(st.log, st.nlog, 6, st.sc[ROUND], c, which, d, d + m.saves[c, which] + extra, dc, int(ok))
+    return ok
+
+
+@_jit
+def _current_count(m: Any, st: Any) -> int:
+    return st.init[st.sc[CUR]] if st.sc[CUR] >= 0 else 0
+
+
+@_jit
+def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
+    """The weapon's critical effect (ATK-15) on a target still alive."""
+    eff = m.w_crit[a, k]
+    if eff == CRIT_BLEED:
+        if m.immune_cond[t, 0]:
+            return
+        n, s, flat = m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k]
+        new_avg = n * (s + 1) + 2 * flat  # twice the average, to stay in integers
+        old_avg = st.bleed_n[t] * (st.bleed_s[t] + 1) + 2 * st.bleed_flat[t]
+        if st.bleed_prof[t] < 0 or new_avg > old_avg:  # CON-02: only the worst bleed stays; ties keep the older
+            st.bleed_n[t], st.bleed_s[t], st.bleed_flat[t] = n, s, flat
+            st.bleed_prof[t] = m.w_crit_prof[a, k]
+        _log(st.log, st.nlog, 7, st.sc[ROUND], t, 1, n, s, flat, 0)
+        return
+    if eff in (CRIT_STAGGER, CRIT_DEAFEN):
+        which = 1 if eff == CRIT_STAGGER else 2
+        if m.immune_cond[t, which]:
+            return
+        if _save(m, st, t, m.w_crit_save[a, k], 0, m.w_crit_dc[a, k]):
+            return
+        if eff == CRIT_STAGGER:
+            rnd = st.sc[ROUND] + 1  # one round from now, at the current initiative count (CF-14)
+            cnt = _current_count(m, st)
+            if st.stag_round[t] < 0 or (rnd, -cnt) > (st.stag_round[t], -st.stag_count[t]):
+                st.stag_round[t] = rnd
+                st.stag_count[t] = cnt
+            _log(st.log, st.nlog, 7, st.sc[ROUND], t, 2, rnd, cnt, 0, 0)
+        else:
+            minutes = _die(4)
+            st.deaf[t] = True
+            _log(st.log, st.nlog, 7, st.sc[ROUND], t, 3, minutes, 0, 0, 0)
+
+
+@_jit
+def _roll_damage(n: int, s: int, flat: int, times: int) -> int:
+    total = 0
+    for _ in range(times):
+        for _ in range(n):
+            total += _die(s)
+        total += flat
+    return total
+
+
+@_jit
+def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool) -> None:
+    ok, bonus, ac = _attack_numbers(m, st, a, k, t)
+    if not ok:
+        return
+    d = _die(20)
+    total = d + bonus
+    hit = total >= ac
+    if d == 20:
+        hit = True
+    elif d == 1:
+        hit = False
+    crit = hit and d == 20 and total >= ac and not m.immune_crit[t]
+    dmg = -1
+    if hit:
+        raw = _roll_damage(m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], 2 if crit else 1)
+        raw = min(max(raw, 0), m.mit.shape[2] - 1)
+        p = m.w_prof[a, k]
+        dmg = m.mit[t, p, raw]
+        _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, dmg)
+        _damage(m, st, t, dmg, a, k)
+        if crit and m.w_crit[a, k] > 0 and not m.neg[t, p, raw] and not st.dead[t]:
+            _critical(m, st, a, k, t)
+    else:
+        _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, -1)
+
+
+@_jit
+def _can_take_aoo(m: Any, st: Any, e: int, c: int) -> bool:
+    """``reactions.can_take_aoo``."""
+    if m.side[e] == m.side[c] or e == c or _out(st, e) or not m.takes_aoo[e]:
+        return False
+    if _staggered(st, e) or not st.acted[e] or st.react_used[e]:
+        return False
+    return can_aoo_geometry(st.cover_cache, m.map_id, st.pos[e], st.pos[c])
+
+
+@_jit
+def _aoo(m: Any, st: Any, e: int, c: int) -> None:
+    """``reactions.attack_of_opportunity``: the first melee weapon that reaches."""
+    if not _can_take_aoo(m, st, e, c) or _out(st, c):
+        return
+    for k in range(m.w_ok.shape[1]):
+        usable = m.w_ok[e, k] and m.w_attack[e, k] and m.w_is_melee[e, k]
+        if usable and _reach_covers(st.pos[e], st.pos[c], m.width, m.w_reach[e, k]):
+            st.react_used[e] = True
+            _one_attack(m, st, e, c, k, True)
+            return
+
+
+@_jit
+def _provoke_all(m: Any, st: Any, c: int) -> None:
+    """Every enemy that threatens ``c`` where it stands may take its attack of opportunity (AOO-12)."""
+    for e in range(m.n):
+        if _can_take_aoo(m, st, e, c) and m.zone[e] >= 0 and _in_zone(m, m.zone[e], st.pos[e], st.pos[c]):
+            _aoo(m, st, e, c)
+
+
+# ---------------------------------------------------------------- movement
+@_jit
+def _occupancy(m: Any, st: Any, c: int) -> None:
+    """``movement.occupants`` as the search's arrays (set for the others' squares; :func:`_clear` undoes)."""
+    for o in range(m.n):
+        if o == c or st.dead[o]:
+            continue
+        q = st.pos[o]
+        if _down_now(st, o):  # helpless: pass and stop
+            continue
+        st.stoppable[q] = False
+        if m.side[o] != m.side[c]:
+            st.passable[q] = False
+
+
+@_jit
+def _clear(m: Any, st: Any) -> None:
+    for o in range(m.n):
+        q = st.pos[o]
+        st.stoppable[q] = True
+        st.passable[q] = True
+
+
+@_jit
+def _search(m: Any, st: Any, c: int, goal: int) -> None:
+    search(m.step_to, m.step_k, m.step_diag, st.pos[c], st.sc[DIAG] & 1, m.speed[c], st.passable, st.stoppable,
+           st.extra_k, st.provoking, m.hampered_diagonal_counts, goal, st.dist, st.parent, st.heap,
+           st.best_cost, st.best_prov, st.best_state, m.width)  # fmt: skip
+
+
+@_jit
+def _approach(m: Any, st: Any, c: int, t: int) -> int:
+    """``SimplePolicy._approach``: the square of one move nearest to ``t`` (flanking it if possible, then the
+    cheapest, then the lowest x, y); -1 if none is nearer than where it stands. Reads the search of
+    :func:`_prepare_move`."""
+    w = m.width
+    pt = st.pos[t]
+    here = _dist(st.pos[c], pt, w)
+    nm = 0
+    for a in range(m.n):
+        if a != c and m.side[a] == m.side[c] and not _out(st, a) and _dist(st.pos[a], pt, w) <= 5:
+            st.mates[nm] = st.pos[a]
+            nm += 1
+    best = -1
+    bd, bf, bc, bx, by = 0, 0, 0, 0, 0
+    # one move reaches at most speed / 5 squares away: look only there (in x, then y order as the full scan)
+    r = m.speed[c] // 5
+    cx, cy = st.pos[c] % w, st.pos[c] // w
+    for qx in range(max(0, cx - r), min(w, cx + r + 1)):
+        for qy in range(max(0, cy - r), min(m.height, cy + r + 1)):
+            q = qy * w + qx
+            cost = st.best_cost[q]
+            if cost <= 0:
+                continue
+            best, bd, bf, bc, bx, by = _approach_pick(st, q, cost, pt, w, nm, best, bd, bf, bc, bx, by)
+    if best < 0 or bd >= here:
+        return -1
+    return best
+
+
+@_jit
+def _approach_pick(st: Any, q: int, cost: int, pt: int, w: int, nm: int, best: int, bd: int, bf: int, bc: int,
+                   bx: int, by: int) -> tuple[int, int, int, int, int, int]:  # fmt: skip
+    """Keep ``q`` if it beats the best so far by (distance, not flanking, cost, x, y)."""
+    d = _dist(q, pt, w)
+    flanks = 1
+    if d <= 5:
+        for i in range(nm):
+            if flank_line(q, st.mates[i], pt, w):
+                flanks = 0
+                break
+    qx, qy = q % w, q // w
+    if best < 0 or (d, flanks, cost, qx, qy) < (bd, bf, bc, bx, by):
+        return q, d, flanks, cost, qx, qy
+    return best, bd, bf, bc, bx, by
+
+
+@_jit
+def _prepare_move(m: Any, st: Any, c: int) -> int:
+    """The movement search from where ``c`` stands, with the squares it would provoke in leaving marked: the
+    enemies that could react (``reactions.threats_against``) go to ``st.threat_ids`` (their count returned).
+    Costs come first in the search's key, so one search serves both the choice of a square (``reachable``) and
+    the path to it with the fewest provocations (``find_path``). :func:`_unmark` undoes the marks."""
+    w = m.width
+    nthreat = 0
+    for e in range(m.n):
+        if m.zone[e] >= 0 and _can_take_aoo(m, st, e, c):
+            st.threat_ids[nthreat] = e
+            nthreat += 1
+    # the provoking squares: every square an able enemy that could react threatens
+    r = m.zone_radius
+    for i in range(nthreat):
+        e = st.threat_ids[i]
+        pe = st.pos[e]
+        ex, ey = pe % w, pe // w
+        for dy in range(-r, r + 1):
+            for dx in range(-r, r + 1):
+                x, y = ex + dx, ey + dy
+                if 0 <= x < w and 0 <= y < m.height and _in_zone(m, m.zone[e], pe, y * w + x):
+                    st.provoking[y * w + x] = True
+    _occupancy(m, st, c)
+    _search(m, st, c, -1)
+    _clear(m, st)
+    return nthreat
+
+
+@_jit
+def _unmark(m: Any, st: Any, nthreat: int) -> None:
+    w = m.width
+    r = m.zone_radius
+    for i in range(nthreat):
+        e = st.threat_ids[i]
+        pe = st.pos[e]
+        ex, ey = pe % w, pe // w
+        for dy in range(-r, r + 1):
+            for dx in range(-r, r + 1):
+                x, y = ex + dx, ey + dy
+                if 0 <= x < w and 0 <= y < m.height:
+                    st.provoking[y * w + x] = False
+
+
+@_jit
+def _move(m: Any, st: Any, c: int, dest: int, nthreat: int) -> None:
+    """``do_move`` after :func:`_prepare_move`: the path with the fewest provocations, attacks of opportunity
+    where it leaves threatened squares (each enemy once), a mover that drops stays where it was."""
+    w = m.width
+    squares, leaving = path_to(dest, st.best_state, st.parent, st.provoking)
+    _unmark(m, st, nthreat)
+    if squares.shape[0] == 0:
+        return
+    _spend(st, 1)
+    _log(st.log, st.nlog, 3, st.sc[ROUND], c, squares[0], dest, st.best_cost[dest], 0, 0)
+    done = 0
+    for li in range(leaving.shape[0]):
+        step = leaving[li]
+        q = squares[step]
+        # the enemies whose zone holds the square left, by id (sorted provocations)
+        for _ in range(nthreat):
+            pick = -1
+            for i in range(nthreat):
+                e = st.threat_ids[i]
+                if e < 0 or not _in_zone(m, m.zone[e], st.pos[e], q):
+                    continue
+                if pick < 0 or m.rank[e] < m.rank[st.threat_ids[pick]]:
+                    pick = i
+            if pick < 0:
+                break
+            e = st.threat_ids[pick]
+            st.threat_ids[pick] = -1 - e  # asked once per square; restored below
+            if step > done:
+                _walk(st, c, squares, done, step, w)
+                done = step
+            _aoo(m, st, e, c)
+            if _out(st, c):
+                for i in range(nthreat):
+                    if st.threat_ids[i] < 0:
+                        st.threat_ids[i] = -1 - st.threat_ids[i]
+                return
+        for i in range(nthreat):
+            if st.threat_ids[i] < 0:
+                st.threat_ids[i] = -1 - st.threat_ids[i]
+    if done < squares.shape[0] - 1:
+        _walk(st, c, squares, done, squares.shape[0] - 1, w)
+
+
+@_jit
+def _walk(st: Any, c: int, squares: NDArray[np.int32], a: int, b: int, w: int) -> None:
+    for i in range(a, b):
+        p, q = squares[i], squares[i + 1]
+        if p % w != q % w and p // w != q // w:
+            st.sc[DIAG] += 1
+    st.pos[c] = squares[b]
+
+
+# ---------------------------------------------------------------- grenades
+@_jit
+def _burst_has(m: Any, r: int, p: int, q: int) -> bool:
+    lo = m.b_off[r, p]
+    hi = m.b_off[r, p + 1]
+    while lo < hi:  # the squares of a point are sorted
+        mid = (lo + hi) // 2
+        v = m.b_sq[mid]
+        if v == q:
+            return True
+        if v < q:
+            lo = mid + 1
+        else:
+            hi = mid
+    return False
+
+
+@_jit
+def _grenade_point(m: Any, st: Any, c: int) -> tuple[int, int]:
+    """``SimplePolicy._grenade_point``: (weapon slot, point) catching the most foes (two at least) and no friend."""
+    w = m.width
+    armed = False
+    for k in range(m.w_ok.shape[1]):
+        if m.w_ok[c, k] and m.w_grenade[c, k] and st.ammo[c, k] >= 1:
+            armed = True
+    if not armed:
+        return -1, -1
+    nf = 0
+    for f in range(m.n):
+        if m.side[f] != m.side[c] and not _out(st, f):
+            st.mates[nf] = f
+            nf += 1
+    if nf < 2:
+        return -1, -1
+    best_k, best_p, best_n = -1, -1, 0
+    # candidate points: the corners of the foes' squares, in (x, y) order
+    npts = 0
+    for i in range(nf):
+        q = st.pos[st.mates[i]]
+        for dx in range(2):
+            for dy in range(2):
+                px, py = q % w + dx, q // w + dy
+                st.points[npts] = px * (m.height + 1) + py
+                npts += 1
+    pts = st.points[:npts]
+    pts.sort()
+    for k in range(m.w_ok.shape[1]):
+        if not (m.w_ok[c, k] and m.w_grenade[c, k]) or st.ammo[c, k] < 1:
+            continue
+        r = m.w_bidx[c, k]
+        for j in range(pts.shape[0]):
+            if j > 0 and pts[j] == pts[j - 1]:
+                continue  # the same corner of two foes' squares
+            px, py = pts[j] // (m.height + 1), pts[j] % (m.height + 1)
+            p = py * (w + 1) + px
+            if distance_to_point_ft(st.pos[c], p, w) > m.w_top_ft[c, k]:
+                continue
+            hit = 0
+            for i in range(nf):
+                if _burst_has(m, r, p, st.pos[st.mates[i]]):
+                    hit += 1
+            if hit < 2:
+                continue
+            friend = False
+            for a in range(m.n):
+                if m.side[a] == m.side[c] and _burst_has(m, r, p, st.pos[a]):
+                    friend = True
+                    break
+            if friend:
+                continue
+            if best_k < 0 or hit > best_n:
+                best_k, best_p, best_n = k, p, hit
+    return best_k, best_p
+
+
+@_jit
+def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
+    """``do_throw_grenade`` and ``area_effect``: AC 5, scatter on a miss, one damage roll, a Reflex save each."""
+    w = m.width
+    d = distance_to_point_ft(st.pos[c], p, w) // 5
+    _spend(st, 0)
+    st.ammo[c, k] -= 1
+    _provoke_all(m, st, c)
+    if _out(st, c):
+        return
+    roll = _die(20)
+    total = roll + m.g_atk[c, k] + m.w_range[c, k, d]
+    hit = total >= m.intersection_ac
+    if roll == 20:
+        hit = True
+    elif roll == 1:
+        hit = False
+    land = p
+    if not hit:
+        d8 = _die(8)
+        d4 = _die(4)
+        px, py = p % (w + 1), p // (w + 1)
+        map_id = m.map_id
+        thrower = st.pos[c]
+        with _objmode(dx="int64", dy="int64"):
+            dx, dy = _scatter_direction(map_id, px, py, thrower, d8)
+        px = min(max(px + dx * d4, 0), w)
+        py = min(max(py + dy * d4, 0), m.height)
+        land = py * (w + 1) + px
+    _log(st.log, st.nlog, 9, st.sc[ROUND], c, k, p, land, roll, total)
+    r = m.w_bidx[c, k]
+    inside = 0
+    for t in range(m.n):
+        if not st.dead[t] and _burst_has(m, r, land, st.pos[t]):
+            st.points[inside] = t
+            inside += 1
+    if inside == 0:
+        return
+    raw = _roll_damage(m.w_ndice[c, k], m.w_sides[c, k], m.w_flat[c, k], 1)
+    raw = min(max(raw, 0), m.mit.shape[2] - 1)
+    for i in range(inside):
+        t = st.points[i]
+        kind = _point_cover(st, m.map_id, land, st.pos[t])
+        if kind == TOTAL_COVER:
+            continue
+        dmg = raw
+        if m.w_gsave[c, k] and _save(m, st, t, 1, m.cover_ref[kind], m.w_gdc[c, k]):
+            dmg = m.half[raw]
+        if dmg > 0:
+            _damage(m, st, t, m.mit[t, m.w_prof[c, k], dmg], c, k)
+
+
+def _map_of(map_id: int) -> Any:
+    from sftactics.sim.kernel import geo
+
+    return geo._MAPS[map_id]
+
+
+def _scatter_direction(map_id: int, px: int, py: int, thrower: int, d8: int) -> tuple[int, int]:
+    """Object mode: the grid package's scatter direction for a thrower in square ``thrower``."""
+    from sftactics.grid.geometry import Footprint
+    from sftactics.grid.scatter import scatter_direction
+
+    grid, options = _map_of(int(map_id))
+    w = grid.width
+    dx, dy = scatter_direction((int(px), int(py)), Footprint(int(thrower) % w, int(thrower) // w), int(d8),
+                               options=options)  # fmt: skip
+    return int(dx), int(dy)
+
+
+def _cover_from_point(map_id: int, point: int, square: int) -> int:
+    """Object mode: cover of ``square`` from a point of origin (no creatures: ``area_effect``)."""
+    from sftactics.grid.cover import cover
+    from sftactics.grid.geometry import Footprint
+
+    grid, options = _map_of(int(map_id))
+    w = grid.width
+    at = (int(point) % (w + 1), int(point) // (w + 1))
+    res = cover(grid, at, Footprint(int(square) % w, int(square) // w), ranged=True, creatures=(), explain=False,
+                options=options)  # fmt: skip
+    return int(res.kind)
+
+
+@_jit
+def _point_cover(st: Any, map_id: int, point: int, square: int) -> int:
+    key = np.int64(point) * np.int64(1 << 32) + np.int64(square)
+    if key in st.point_cache:
+        hit: int = st.point_cache[key]
+        return hit
+    with _objmode(found="int64"):
+        found = _cover_from_point(map_id, point, square)
+    st.point_cache[key] = found
+    return found
+
+
+# ---------------------------------------------------------------- the simple policy's turn
+@_jit
+def _nearest(m: Any, st: Any, c: int) -> int:
+    best, bd, br = -1, 0, 0
+    for f in range(m.n):
+        if m.side[f] == m.side[c] or _out(st, f):
+            continue
+        d = _dist(st.pos[c], st.pos[f], m.width)
+        if best < 0 or (d, m.rank[f]) < (bd, br):
+            best, bd, br = f, d, m.rank[f]
+    return best
+
+
+@_jit
+def _usable(m: Any, st: Any, c: int, t: int) -> int:
+    for k in range(m.w_ok.shape[1]):
+        if m.w_ok[c, k] and m.w_attack[c, k]:
+            ok, _, _ = _attack_numbers(m, st, c, k, t)
+            if ok:
+                return k
+    return -1
+
+
+@_jit
+def _first_attack_weapon(m: Any, c: int) -> int:
+    for k in range(m.w_ok.shape[1]):
+        if m.w_ok[c, k] and m.w_attack[c, k]:
+            return k
+    return -1
+
+
+@_jit
+def _simple_turn(m: Any, st: Any, c: int) -> None:
+    # Resolve at the start of the turn (INJ-11, INJ-12)
+    if st.dying[c]:
+        if st.rp[c] >= m.stab_cost[c]:
+            st.rp[c] -= m.stab_cost[c]
+            st.res[c, 3] += m.stab_cost[c]
+            st.stab_round[c] = st.sc[ROUND]
+            st.dying[c] = False
+            st.stable[c] = True
+            _track(st, c, -1, -1)
+            _log(st.log, st.nlog, 8, st.sc[ROUND], c, 1, m.stab_cost[c], 0, 0, 0)
+        return
+    if (
+        st.stable[c] and st.hp[c] == 0 and st.rp[c] >= 1 and st.stab_round[c] != st.sc[ROUND] and st.sc[FRESH]
+    ):  # INJ-12: stay in the fight
+        st.rp[c] -= 1
+        st.res[c, 3] += 1
+        st.hp[c] = 1
+        st.stable[c] = False
+        st.dying[c] = False
+        st.unconscious[c] = False
+        st.dropped_round[c] = -1
+        st.dropped_own[c] = False
+        st.zero_rp_at_drop[c] = False
+        st.stab_round[c] = -1
+        st.hp_dmg_round[c] = -1
+        _track(st, c, -1, -1)
+        _log(st.log, st.nlog, 8, st.sc[ROUND], c, 2, 1, 0, 0, 0)
+    for moves in range(3):
+        if st.sc[ENDED]:
+            return
+        if _out(st, c) or not _can(m, st, c, 1):
+            break
+        t = _nearest(m, st, c)
+        if t < 0:
+            break
+        if _can(m, st, c, 0):
+            gk, gp = _grenade_point(m, st, c)
+            if gk >= 0:
+                _throw(m, st, c, gk, gp)
+                _check_end(m, st)
+                st.sc[FRESH] = 0
+                break
+        weapon = _usable(m, st, c, t)
+        first = _first_attack_weapon(m, c)
+        if first >= 0 and m.w_is_melee[c, first] and weapon >= 0 and not m.w_is_melee[c, weapon] and moves < 2:
+            nthreat = _prepare_move(m, st, c)
+            dest = _approach(m, st, c, t)
+            if dest >= 0:
+                _move(m, st, c, dest, nthreat)
+                st.sc[FRESH] = 0
+                _check_end(m, st)
+                continue
+            _unmark(m, st, nthreat)
+        if weapon >= 0 and _can(m, st, c, 0):
+            cap = m.w_cap[c, weapon]
+            if cap >= 0 and st.ammo[c, weapon] < m.w_usage[c, weapon]:
+                if st.ammo[c, weapon] < cap:  # reload (a move action)
+                    _spend(st, 1)
+                    st.ammo[c, weapon] = cap
+                    st.sc[FRESH] = 0
+                    continue
+            else:
+                _spend(st, 0)
+                st.sc[FRESH] = 0
+                if cap >= 0:
+                    st.ammo[c, weapon] -= m.w_usage[c, weapon]
+                if not m.w_is_melee[c, weapon]:
+                    _provoke_all(m, st, c)
+                if not _out(st, c):
+                    _one_attack(m, st, c, t, weapon, False)
+                _check_end(m, st)
+                break
+        if moves >= 2:
+            break
+        nthreat = _prepare_move(m, st, c)
+        dest = _approach(m, st, c, t)
+        if dest < 0:
+            _unmark(m, st, nthreat)
+            break
+        _move(m, st, c, dest, nthreat)
+        st.sc[FRESH] = 0
+        _check_end(m, st)
+
+
+# ---------------------------------------------------------------- flow
+@_jit
+def _check_end(m: Any, st: Any) -> None:
+    if st.sc[ENDED]:
+        return
+    side = _able_side(m, st)
+    if side != -2:
+        st.sc[ENDED] = 1
+        st.sc[WINNER] = side
+
+
+@_jit
+def _expire(m: Any, st: Any, who: int, at_round_start: bool) -> None:
+    """``timing.due`` for the count-anchored staggered condition."""
+    for c in range(m.n):
+        r = st.stag_round[c]
+        if r < 0:
+            continue
+        if at_round_start:
+            due = st.sc[ROUND] > r
+        else:
+            due = st.sc[ROUND] > r or (st.sc[ROUND] == r and st.init[who] <= st.stag_count[c])
+        if due:
+            st.stag_round[c] = -1
+
+
+@_jit
+def _can_choose(m: Any, st: Any, c: int) -> bool:
+    if st.dead[c]:
+        return False
+    if st.dying[c]:
+        return bool(st.rp[c] >= m.stab_cost[c])
+    if st.stable[c] or (st.unconscious[c] and st.hp[c] == 0):
+        return bool(st.rp[c] >= 1 and st.stab_round[c] != st.sc[ROUND])
+    return True
+
+
+@_jit
+def _end_turn(m: Any, st: Any, c: int) -> None:
+    if st.dying[c] and not st.dead[c]:
+        if st.dropped_own[c] and st.dropped_round[c] == st.sc[ROUND]:
+            pass
+        elif st.zero_rp_at_drop[c]:
+            if st.sc[ROUND] >= st.dropped_round[c] + 1:
+                _kill(m, st, c, 3, -1, -1)
+        else:
+            _lose_rp(m, st, c, 1, -1, -1)
+        _track(st, c, -1, -1)
+    st.acted[c] = True
+    _check_end(m, st)
+
+
+@_jit
+def _start_turn(m: Any, st: Any, c: int) -> None:
+    _expire(m, st, c, False)
+    st.sc[CUR] = c
+    st.react_used[c] = False
+    st.sc[STD] = 0
+    st.sc[MOVE] = 0
+    st.sc[DIAG] = 0
+    st.sc[FRESH] = 1
+    _log(st.log, st.nlog, 2, st.sc[ROUND], c, st.hp[c], st.sp[c], st.rp[c], 0, 0)
+    if st.bleed_prof[c] >= 0 and not st.dead[c]:
+        raw = _roll_damage(st.bleed_n[c], st.bleed_s[c], st.bleed_flat[c], 1)
+        raw = min(max(raw, 0), m.mit.shape[2] - 1)
+        _damage(m, st, c, m.mit[c, st.bleed_prof[c], raw], -1, -1)
+    _check_end(m, st)
+
+
+@_jit
+def _initiative(m: Any, st: Any) -> None:
+    n = m.n
+    for c in range(n):
+        if m.init_given[c] > -10_000:
+            st.init[c] = m.init_given[c]
+        else:
+            st.init[c] = _die(20) + m.init_mod[c]
+        _log(st.log, st.nlog, 1, 0, c, st.init[c], m.init_mod[c], 0, 0, 0)
+    # sort: higher count, then higher modifier, then roll-offs (repeated among those still tied)
+    keys = np.empty(n, dtype=np.int64)
+    for c in range(n):
+        keys[c] = -(np.int64(st.init[c]) * 1000 + m.init_mod[c]) * 64 + c  # encounter order inside a group
+    idx = np.argsort(keys)
+    out = 0
+    i = 0
+    while i < n:
+        j = i
+        gk = keys[idx[i]] // 64
+        while j < n and keys[idx[j]] // 64 == gk:
+            j += 1
+        if j - i == 1:
+            st.order[out] = idx[i]
+            out += 1
+        else:
+            group = idx[i:j].copy()
+            out = _roll_off(st, group, out)
+        i = j
+
+
+@_jit
+def _roll_off(st: Any, group: NDArray[np.int64], out: int) -> int:
+    """CF-04: roll-offs, repeated among those still tied; appends the group's order to ``st.order``."""
+    g = group.shape[0]
+    rolls = np.empty(g, dtype=np.int64)
+    for i in range(g):
+        rolls[i] = _die(20)
+    # highest roll first; equal rolls are settled by another roll-off among them
+    order = np.argsort(-rolls * 64 + np.arange(g))
+    i = 0
+    while i < g:
+        j = i
+        while j < g and rolls[order[j]] == rolls[order[i]]:
+            j += 1
+        if j - i == 1:
+            st.order[out] = group[order[i]]
+            out += 1
+        else:
+            sub = np.empty(j - i, dtype=np.int64)
+            for q in range(i, j):
+                sub[q - i] = group[order[q]]
+            out = _roll_off(st, sub, out)
+        i = j
+    return out
+
+
+# ---------------------------------------------------------------- a fight, a batch
+@structref.register
+class _StateType(types.StructRef):
+    """A numba struct passed by reference (a namedtuple of ~50 arrays would be copied into every call)."""
+
+    def preprocess_fields(self, fields: Any) -> Any:
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)  # type: ignore[no-untyped-call]
+
+
+@structref.register
+class _ModelType(types.StructRef):
+    """The model, by reference too."""
+
+    def preprocess_fields(self, fields: Any) -> Any:
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)  # type: ignore[no-untyped-call]
+
+
+class State(structref.StructRefProxy):
+    """The mutable state of one fight (reused from fight to fight of a batch): see :data:`STATE_FIELDS`."""
+
+
+class ModelStruct(structref.StructRefProxy):
+    """A :class:`~sftactics.sim.kernel.model.Model` as a struct for the kernel."""
+
+
+#: The fields of :class:`State`, in order.
+STATE_FIELDS = (
+    "sc",
+    "pos",
+    "hp",
+    "sp",
+    "temp",
+    "rp",
+    "dead",
+    "dying",
+    "stable",
+    "unconscious",
+    "down",
+    "dropped_round",
+    "dropped_own",
+    "zero_rp_at_drop",
+    "hp_dmg_round",
+    "stab_round",
+    "acted",
+    "react_used",
+    "ammo",
+    "bleed_n",
+    "bleed_s",
+    "bleed_flat",
+    "bleed_prof",
+    "stag_round",
+    "stag_count",
+    "deaf",
+    "init",
+    "order",
+    "res",
+    "crowd",
+    "mates",
+    "points",
+    "threat_ids",
+    "passable",
+    "stoppable",
+    "extra_k",
+    "provoking",
+    "dist",
+    "parent",
+    "heap",
+    "best_cost",
+    "best_prov",
+    "best_state",
+    "log",
+    "nlog",
+    "cover_cache",
+    "point_cache",
+)
+structref.define_proxy(State, _StateType, list(STATE_FIELDS))  # type: ignore[no-untyped-call]
+structref.define_proxy(ModelStruct, _ModelType, list(Model._fields))  # type: ignore[no-untyped-call]
+
+
+def model_struct(model: Model) -> ModelStruct:
+    """The model as the kernel takes it."""
+    return ModelStruct(*model)  # type: ignore[no-untyped-call]
+
+
+def new_state(n: int, weapons: int, squares: int, cover_cache: Any, log_rows: int = 0) -> tuple[State, dict[str, Any]]:
+    """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
+    the kernel takes and its fields by name (the same arrays, for reading results from Python)."""
+    from numba import types as nb_types
+    from numba.typed import Dict as NumbaDict
+
+    def i64(k: int) -> NDArray[np.int64]:
+        return np.zeros(k, dtype=np.int64)
+
+    def b(k: int) -> NDArray[np.bool_]:
+        return np.zeros(k, dtype=np.bool_)
+
+    point_cache = NumbaDict.empty(key_type=nb_types.int64, value_type=nb_types.int64)
+    values = (
+        i64(9), i64(n), i64(n), i64(n), i64(n), i64(n),
+        b(n), b(n), b(n), b(n), b(n), i64(n), b(n), b(n), i64(n), i64(n), b(n), b(n),
+        np.zeros((n, weapons), dtype=np.int64),
+        i64(n), i64(n), i64(n), i64(n), i64(n), i64(n), b(n), i64(n), i64(n),
+        np.zeros((n, COLUMNS), dtype=np.int64),
+        np.zeros(n, dtype=np.int32), i64(4 * n + 4), i64(4 * n + 4), i64(n),
+        np.ones(squares, dtype=np.bool_), np.ones(squares, dtype=np.bool_), np.zeros(squares, dtype=np.int8),
+        np.zeros(squares, dtype=np.bool_),
+        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
+        np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
+        cover_cache, point_cache,
+    )  # fmt: skip
+    return State(*values), dict(zip(STATE_FIELDS, values, strict=True))  # type: ignore[no-untyped-call]
+
+
+@_jit
+def _reset(m: Any, st: Any) -> None:
+    for i in range(st.sc.shape[0]):
+        st.sc[i] = 0
+    st.sc[CUR] = -1
+    st.sc[WINNER] = -1
+    st.nlog[0] = 0
+    for c in range(m.n):
+        st.pos[c] = m.pos0[c]
+        st.hp[c] = m.hp0[c]
+        st.sp[c] = m.sp0[c]
+        st.temp[c] = m.temp0[c]
+        st.rp[c] = m.rp0[c]
+        st.dead[c] = False
+        st.dying[c] = False
+        st.stable[c] = False
+        st.unconscious[c] = False
+        st.down[c] = False
+        st.dropped_round[c] = -1
+        st.dropped_own[c] = False
+        st.zero_rp_at_drop[c] = False
+        st.hp_dmg_round[c] = -1
+        st.stab_round[c] = -1
+        st.acted[c] = False
+        st.react_used[c] = False
+        for k in range(m.w_ok.shape[1]):
+            st.ammo[c, k] = m.w_cap[c, k]
+        st.bleed_n[c] = 0
+        st.bleed_s[c] = 0
+        st.bleed_flat[c] = 0
+        st.bleed_prof[c] = -1
+        st.stag_round[c] = -1
+        st.stag_count[c] = 0
+        st.deaf[c] = False
+        for j in range(COLUMNS):
+            st.res[c, j] = 0
+        st.res[c, CAUSE_A] = -1
+        st.res[c, CAUSE_W] = -1
+        st.res[c, DROP_A] = -1
+        st.res[c, DROP_W] = -1
+
+
+@_jit
+def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
+    """One whole fight from the model's starting state; the results stay in ``st`` (``sc``, ``res``)."""
+    np.random.seed(seed)
+    _reset(m, st)
+    _initiative(m, st)
+    rnd = 1
+    while True:
+        if rnd > max_rounds:
+            st.sc[REASON_SC] = REASON_LIMIT
+            st.sc[ROUND] = rnd
+            st.sc[WINNER] = -1
+            break
+        st.sc[ROUND] = rnd
+        _expire(m, st, -1, True)
+        for i in range(m.n):
+            c = st.order[i]
+            if st.dead[c]:
+                continue
+            _start_turn(m, st, c)
+            if st.sc[ENDED]:
+                break
+            if not _can_choose(m, st, c):
+                _end_turn(m, st, c)
+                if st.sc[ENDED]:
+                    break
+                continue
+            _simple_turn(m, st, c)
+            if st.sc[ENDED]:
+                break
+            _end_turn(m, st, c)
+            if st.sc[ENDED]:
+                break
+        if st.sc[ENDED]:
+            break
+        rnd += 1
+    st.sc[CUR] = -1
+    for c in range(m.n):
+        st.res[c, DIED] = 1 if st.dead[c] else 0
+        st.res[c, DYING_END] = 1 if st.dying[c] else 0
+    _log(st.log, st.nlog, LOG_END, st.sc[ROUND], st.sc[WINNER], st.sc[REASON_SC], 0, 0, 0, 0)
+
+
+@_jit
+def play_batch(
+    m: Any,
+    st: Any,
+    seeds: NDArray[np.int64],
+    max_rounds: int,
+    fight_out: NDArray[np.int64],
+    comb_out: NDArray[np.int64],
+) -> None:
+    """Play one fight per seed (seeds as 32-bit values) into ``fight_out[i]`` (winner side index or -1, rounds,
+    reason) and ``comb_out[i]`` (per combatant, the ``COLUMNS``)."""
+    for i in range(seeds.shape[0]):
+        play(m, st, seeds[i], max_rounds)
+        fight_out[i, F_WINNER] = st.sc[WINNER]
+        fight_out[i, F_ROUNDS] = st.sc[ROUND]
+        fight_out[i, F_REASON] = st.sc[REASON_SC]
+        for c in range(m.n):
+            for j in range(COLUMNS):
+                comb_out[i, c, j] = st.res[c, j]

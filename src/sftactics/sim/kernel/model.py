@@ -1,0 +1,460 @@
+"""An encounter compiled into flat arrays for the compiled fight kernel (:mod:`sftactics.sim.kernel.fight`).
+
+Every number here is computed by the rules modules themselves, once per encounter: attack bonuses
+(``sf1e.stats.attack_bonus`` with the target's own terms), the AC each attack targets (``sf1e.attack.target_ac``),
+damage bonuses, saves, initiative modifiers, the Resolve a creature needs to stabilize, critical hit DCs, range
+penalties (``grid.geometry.check_range``), cover bonuses (``grid.cover.cover_terms``), the flanking bonus, and
+what a target's defenses leave of every possible amount of damage of every kind it can take
+(``sf1e.damage.mitigate``, one table row per damage profile). The kernel only adds these numbers up, rolls the
+dice and keeps the books, so a rule still has one place where it is written.
+
+:func:`unsupported` says why an encounter is outside what the kernel plays (then the engine plays it);
+:func:`compile_encounter` builds the :class:`Model`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sftactics.core.breakdown import Breakdown
+from sftactics.dice.expr import DiceExpr, DiceTerm, Part, parse
+from sftactics.dice.source import SeededDice
+from sftactics.encounter import space
+from sftactics.encounter.effects import grenade_save_dc
+from sftactics.encounter.state import Combatant, Encounter
+from sftactics.grid.cover import CoverKind, cover_terms
+from sftactics.grid.flanking import FLANKING_BONUS
+from sftactics.grid.geometry import check_range
+from sftactics.grid.map import Feature
+from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
+from sftactics.grid.space import Size, footprint_side
+from sftactics.sf1e import conditions as cond
+from sftactics.sf1e import criticals, damage, injury, stats
+from sftactics.sf1e.attack import attack_terms_against, target_ac
+from sftactics.sf1e.statblock import Weapon
+from sftactics.sf1e.state import ConditionInstance
+from sftactics.sim.kernel import geo
+
+I32 = NDArray[np.int32]
+I64 = NDArray[np.int64]
+B = NDArray[np.bool_]
+
+#: Critical effects the kernel carries out (anything else is recorded only, as the engine does).
+CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN = 0, 1, 2, 3
+#: Saves by index.
+FORT, REF, WILL = 0, 1, 2
+_SAVE_INDEX = {"fort": FORT, "ref": REF, "will": WILL}
+#: Value in the range table for "out of range".
+OUT_OF_RANGE = -10_000
+
+#: Conditions a combatant may start with that change nothing the kernel models.
+_HARMLESS_START = frozenset({"deafened"})
+#: Critical effects the engine only records (no dice, no change): the kernel does the same.
+_RECORDED_ONLY = frozenset({"arc", "wound", "severe wound", "injection", "degeneration"})
+
+
+class Model(NamedTuple):
+    """One encounter as arrays (N combatants, W weapon slots each, P damage profiles, A damage amounts)."""
+
+    width: int
+    height: int
+    n: int
+    # combatants [N]
+    side: I32
+    pc: B
+    dying_rules: B
+    init_mod: I32
+    init_given: I32  # the total when the scenario gives it, else OUT_OF_RANGE
+    hp0: I32
+    sp0: I32
+    temp0: I32
+    rp0: I32
+    max_hp: I32
+    stab_cost: I32
+    speed: I32
+    pos0: I32
+    saves: I32  # [N, 3]
+    takes_aoo: B  # takes attacks of opportunity and has a melee weapon
+    zone: I32  # [N]: zone table of its longest melee reach (-1: threatens nothing)
+    body_reach: I32  # longest melee reach (flanking partner)
+    armed: B
+    immune_crit: B
+    immune_cond: B  # [N, 3]: bleeding, staggered, deafened
+    rank: I32  # order of the ids as strings (ties in the policies go to the lower id)
+    # weapons [N, W]
+    w_ok: B
+    w_attack: B  # may be used for attacks (not a grenade)
+    w_is_melee: B  # a melee weapon (the policy's "melee fighter" test)
+    w_melee_geom: B  # attacks with it are melee attacks (melee and not thrown)
+    w_reach: I32
+    w_zone: I32  # zone table of the weapon's reach (-1: not a melee weapon)
+    w_ndice: I32
+    w_sides: I32
+    w_flat: I32  # flat damage: the expression's own and the damage bonus
+    w_prof: I32  # damage profile index
+    w_cap: I32  # -1 without ammunition
+    w_usage: I32
+    w_crit: I32
+    w_crit_n: I32
+    w_crit_s: I32
+    w_crit_prof: I32  # profile of the bleed damage
+    w_crit_dc: I32
+    w_crit_save: I32
+    w_grenade: B
+    w_radius: I32
+    w_gdc: I32
+    w_gsave: I32  # 1: half on a successful Reflex save
+    w_range: I32  # [N, W, D]: range penalty by distance in squares, OUT_OF_RANGE beyond reach
+    w_top_ft: I32  # maximum range in feet (grenades)
+    atk: I32  # [N, W, N] attack bonus with the target's own terms
+    ac: I32  # [N, W, N] the AC the attack targets
+    g_atk: I32  # [N, W] grenade attack bonus (against AC 5)
+    # tables
+    mit: I32  # [N, P, A] damage left after the target's defenses
+    neg: B  # [N, P, A] negated (riders too)
+    half: I32  # [A] half damage (rounded down)
+    cover_ac: I32  # [6] by CoverKind
+    cover_ref: I32  # [6]
+    flank_bonus: int
+    intersection_ac: int
+    big_hit_first_costs: int
+    massive_hp_damage: bool  # massive damage at 0 HP counts Hit Point damage (else all damage)
+    # geometry (the grid package's own answers, as tables)
+    map_id: int  # the map's id in ``geo``'s registry (cover asks the grid package on a cache miss)
+    step_to: I32  # [S, 8] movement tables of a one-square land mover (``geo.map_tables``)
+    step_k: NDArray[np.int8]
+    step_diag: B
+    hampered_diagonal_counts: bool
+    flank_ally_only: bool
+    zone_radius: int
+    zones: B  # [Z, S, (2r+1)^2]: squares threatened around a square with the reach of table z
+    b_off: I32  # [R, P+1]: burst squares per point for each grenade radius (CSR offsets into b_sq)
+    b_sq: I32
+    w_bidx: I32  # [N, W]: the burst table of a grenade
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A model with the Python-side names it was built from."""
+
+    model: Model
+    ids: tuple[str, ...]
+    sides: tuple[str, ...]
+    weapons: tuple[tuple[str, ...], ...]
+    profiles: tuple[str, ...]
+
+
+def unsupported(enc: Encounter) -> list[str]:
+    """Why the kernel cannot play ``enc`` (empty when it can). The engine plays what the kernel does not."""
+    out: list[str] = []
+    if enc.grid is None:
+        out.append("no map (the kernel plays fights on a grid)")
+    if enc.timeline.phase != "setup":
+        out.append("the fight has already begun (the kernel starts from the setup)")
+    if enc.gravity == "zero":
+        out.append("zero gravity")
+    if enc.options.npc_without_rp_at_zero != "dies" or enc.options.npc_with_rp != "dies":
+        out.append("NPC 0-HP options other than 'dies'")
+    if enc.options.temp_hp_stacking != "highest":
+        out.append("temp_hp_stacking other than 'highest'")
+    grid = enc.grid
+    if grid is not None:
+        if getattr(grid, "light", None):
+            out.append("lighting on the map (senses and concealment are the engine's)")
+        interior = [
+            (x, y)
+            for y in range(1, grid.height - 1)
+            for x in range(1, grid.width - 1)
+            if grid.cells[y * grid.width + x] & Feature.SOLID
+        ]
+        if interior or grid.blocking_edges:
+            out.append("walls inside the map (who can see whom is the engine's perception)")
+    if len(enc.sides()) != 2:
+        out.append("more or fewer than two sides")
+    for c in enc.combatants.values():
+        out += [f"{c.id}: {why}" for why in _unsupported_combatant(c, enc)]
+    return out
+
+
+def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
+    out: list[str] = []
+    cr = c.creature
+    st = cr.stat
+    if c.position is None:
+        out.append("no position")
+    if footprint_side(Size(st.size)) != 1:
+        out.append(f"size {st.size} (the kernel moves one-square creatures)")
+    if stats.move_mode(cr) != "land":
+        out.append("moves by a speed other than land")
+    if st.incorporeal:
+        out.append("incorporeal")
+    if c.hidden or not c.aware:
+        out.append("hidden or unaware (surprise and Stealth are the engine's)")
+    if c.insignificant:
+        out.append("insignificant")
+    if c.in_hand is not None:
+        out.append("tracks what it holds in hand")
+    active = set(cond.active(cr)) - _HARMLESS_START
+    if active:
+        out.append(f"starts with conditions ({', '.join(sorted(active))})")
+    if cr.state.hp <= 0:
+        out.append("starts at 0 HP")
+    if injury.uses_dying_rules(cr, enc.options) and st.kind != "pc":
+        out.append("an NPC that follows the dying rules")
+    for w in st.weapons:
+        why = _unsupported_weapon(w, c)
+        if why:
+            out.append(f"weapon {w.name}: {why}")
+    return out
+
+
+def _one_dice_part(expr: DiceExpr) -> tuple[int, int, int, frozenset[str]] | None:
+    """(dice count, sides, flat, types) of a single-part expression with at most one kind of die."""
+    if len(expr.parts) != 1:
+        return None
+    part = expr.parts[0]
+    dice = [t for t in part.terms if not t.is_flat]
+    if len(dice) > 1 or any(t.sign < 0 for t in dice):
+        return None
+    flat = sum(t.count * t.sign for t in part.terms if t.is_flat)
+    n, s = (dice[0].count, dice[0].sides) if dice else (0, 1)
+    return n, s, flat, part.types
+
+
+def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
+    if w.nonlethal:
+        return "nonlethal damage"
+    shape = _one_dice_part(w.damage_expr)
+    if shape is None:
+        return f"damage {w.damage} (one kind of die in one part)"
+    if shape[2] < 0:
+        return "a negative flat damage term"
+    if w.is_grenade:
+        if w.area is None or w.area.shape != "burst":
+            return "a grenade without a burst"
+        if w.area.save not in (None, "ref") or (w.area.save and w.area.on_save not in ("half", "none")):
+            return "a grenade with a save other than Reflex half"
+        return ""
+    if w.critical:
+        eff = criticals.parse_critical(w.critical)
+        if eff is not None and eff.name not in ("bleed", "staggered", "deafen", *_RECORDED_ONLY):
+            return f"critical effect {eff.name}"
+        if eff is not None and eff.name == "bleed":
+            amount = _one_dice_part(parse(eff.amount)) if eff.amount else None
+            if amount is None or amount[2] < 0:
+                return f"bleed {eff.amount}"
+    return ""
+
+
+# ---------------------------------------------------------------- building
+def _flat_roll(amount: int, types: frozenset[str]) -> damage.DamageRoll:
+    """A damage roll of exactly ``amount`` with ``types`` (as the weapon's part would split it)."""
+    expr = DiceExpr((Part((DiceTerm(amount, 0, 1),), types),))
+    return damage.roll_damage(expr, Breakdown("none", 0, ()), SeededDice(0), purpose="table")
+
+
+def compile_encounter(enc: Encounter) -> Compiled:
+    """Build the kernel's arrays for ``enc`` (see :func:`unsupported` first)."""
+    why = unsupported(enc)
+    if why:
+        raise ValueError("the compiled kernel cannot play this encounter: " + "; ".join(why))
+    grid = enc.grid
+    assert grid is not None
+    opts = enc.options
+    cs = list(enc.combatants.values())
+    n = len(cs)
+    ids = tuple(c.id for c in cs)
+    sides = tuple(dict.fromkeys(c.side for c in cs))
+    wmax = max(1, max(len(c.creature.stat.weapons) for c in cs))
+    dmax = (grid.width + grid.height) * 2 + 2  # distances in squares
+    ranks = {cid: i for i, cid in enumerate(sorted(ids))}
+
+    def arr(shape: Any, fill: int = 0) -> I32:
+        return np.full(shape, fill, dtype=np.int32)
+
+    def flags(shape: Any) -> B:
+        return np.zeros(shape, dtype=np.bool_)
+
+    side, init_mod, init_given = arr(n), arr(n), arr(n, OUT_OF_RANGE)
+    hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0 = (arr(n) for _ in range(8))
+    saves = arr((n, 3))
+    pc, dying_rules, takes_aoo, armed, immune_crit = (flags(n) for _ in range(5))
+    immune_cond = flags((n, 3))
+    zone, body_reach, rank = arr(n, -1), arr(n), arr(n)
+    w_ok, w_attack, w_is_melee, w_melee_geom, w_grenade = (flags((n, wmax)) for _ in range(5))
+    (w_reach, w_ndice, w_sides, w_flat, w_prof, w_usage, w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc,
+     w_crit_save, w_radius, w_gdc, w_gsave, w_top) = (arr((n, wmax)) for _ in range(16))  # fmt: skip
+    w_cap = arr((n, wmax), -1)
+    w_zone = arr((n, wmax), -1)
+    w_range = arr((n, wmax, dmax), OUT_OF_RANGE)
+    atk, ac = arr((n, wmax, n)), arr((n, wmax, n))
+    g_atk = arr((n, wmax))
+
+    profiles: dict[tuple[Any, ...], int] = {}
+    top_amount = 1
+
+    def profile(key: tuple[Any, ...], most: int) -> int:
+        nonlocal top_amount
+        top_amount = max(top_amount, most + 1)
+        return profiles.setdefault(key, len(profiles))
+
+    zone_keys: dict[int, int] = {}
+    for i, c in enumerate(cs):
+        cr = c.creature
+        st = cr.stat
+        side[i] = sides.index(c.side)
+        pc[i] = st.kind == "pc"
+        dying_rules[i] = injury.uses_dying_rules(cr, opts)
+        init_mod[i] = stats.initiative(cr, opts).total
+        if c.initiative is not None:
+            init_given[i] = c.initiative
+        hp0[i], sp0[i], temp0[i], rp0[i] = cr.state.hp, cr.state.sp, cr.state.temp_hp, cr.state.rp
+        max_hp[i] = stats.max_hp(cr).total
+        stab[i] = injury.stabilize_cost(cr, opts)
+        speed[i] = stats.speed(cr).total
+        assert c.position is not None
+        pos0[i] = c.position[1] * grid.width + c.position[0]
+        for k, name in enumerate(("fort", "ref", "will")):
+            saves[i, k] = stats.save_bonus(cr, name, options=opts).total
+        melee = [w for w in st.weapons if w.is_melee and not w.is_grenade]
+        takes_aoo[i] = c.takes_aoo and bool(melee)
+        armed[i] = bool(melee)
+        reaches = sorted({space.weapon_reach(c, w) for w in melee})
+        for r in reaches:
+            zone_keys.setdefault(r, len(zone_keys))
+        if reaches:
+            zone[i] = zone_keys[reaches[-1]]
+            body_reach[i] = reaches[-1]
+        immune_crit[i] = criticals.immune_to_crits(cr)
+        for k, cname in enumerate(("bleeding", "staggered", "deafened")):
+            immune_cond[i, k] = cond.is_immune(cr, cname)
+        rank[i] = ranks[c.id]
+
+    for i, c in enumerate(cs):
+        cr = c.creature
+        for k, w in enumerate(cr.stat.weapons):
+            w_ok[i, k] = True
+            w_grenade[i, k] = w.is_grenade
+            w_attack[i, k] = not w.is_grenade
+            w_is_melee[i, k] = w.is_melee
+            w_melee_geom[i, k] = w.is_melee and not w.thrown
+            w_reach[i, k] = space.weapon_reach(c, w)
+            if w.is_melee and not w.is_grenade:
+                w_zone[i, k] = zone_keys[int(w_reach[i, k])]
+            shape = _one_dice_part(w.damage_expr)
+            assert shape is not None
+            nd, sd, flat, types = shape
+            w_cap[i, k] = -1 if w.capacity is None else w.capacity
+            w_usage[i, k] = w.usage
+            inc = max(w.range_ft, 5)
+            thrown = w.thrown or w.is_grenade
+            for d in range(dmax):
+                rc = check_range(d * 5, inc, thrown=thrown, max_increments=w.max_increments)
+                if rc.in_range:
+                    w_range[i, k, d] = sum(t.value for t in rc.terms)
+            w_top[i, k] = check_range(0, inc, thrown=thrown, max_increments=w.max_increments).max_range_ft
+            if w.is_grenade:
+                assert w.area is not None
+                w_ndice[i, k], w_sides[i, k], w_flat[i, k] = nd, sd, flat
+                w_cap[i, k] = 1
+                w_radius[i, k] = w.area.size_ft
+                w_gdc[i, k] = grenade_save_dc(cr, w)
+                w_gsave[i, k] = int(bool(w.area.save) and w.area.on_save == "half")
+                w_prof[i, k] = profile(("area", types, w.magic, w.materials, w.alignment, False), nd * sd + flat)
+                g_atk[i, k] = stats.attack_bonus(cr, w, options=opts).total
+                continue
+            bonus = stats.damage_bonus(cr, w, options=opts).total
+            w_ndice[i, k], w_sides[i, k], w_flat[i, k] = nd, sd, flat + bonus
+            most = 2 * (nd * sd + flat + bonus)
+            w_prof[i, k] = profile(("weapon", types, w.magic, w.materials, w.alignment, cr.stat.incorporeal), most)
+            for j, t in enumerate(cs):
+                if j == i:
+                    continue
+                extra = attack_terms_against(cr, t.creature, w, opts)
+                atk[i, k, j] = stats.attack_bonus(cr, w, extra=extra, options=opts).total
+                ac[i, k, j] = target_ac(cr, t.creature, w, options=opts)[2].total
+            eff = criticals.parse_critical(w.critical) if w.critical else None
+            if eff is None or eff.name in _RECORDED_ONLY:
+                continue
+            if eff.name == "bleed":
+                assert eff.amount is not None
+                amount = _one_dice_part(parse(eff.amount))
+                assert amount is not None
+                w_crit[i, k] = CRIT_BLEED
+                w_crit_n[i, k], w_crit_s[i, k] = amount[0], amount[1] if amount[0] else 0
+                expr = cond.tick_expression(cr, ConditionInstance(name="bleeding", value=eff.amount))
+                btypes = expr.parts[0].types if expr is not None else frozenset()
+                w_crit_prof[i, k] = profile(("tick", btypes, False, frozenset(), frozenset(), False),
+                                            amount[0] * max(amount[1], 1) + amount[2])  # fmt: skip
+                w_crit_dc[i, k] = amount[2]  # bleed's flat part rides in the DC slot (no DC for bleed)
+                continue
+            w_crit[i, k] = CRIT_STAGGER if eff.name == "staggered" else CRIT_DEAFEN
+            w_crit_dc[i, k] = criticals.critical_dc(w, cr, opts) or 0
+            w_crit_save[i, k] = _SAVE_INDEX.get(eff.save or "fort", FORT)
+
+    keys = sorted(profiles, key=profiles.__getitem__)
+    mit = np.zeros((n, len(keys), top_amount), dtype=np.int32)
+    neg = np.zeros((n, len(keys), top_amount), dtype=np.bool_)
+    for j, t in enumerate(cs):
+        for p, key in enumerate(keys):
+            _, types, magic, materials, alignment, incorporeal = key
+            for a in range(top_amount):
+                out = damage.mitigate(_flat_roll(a, types), t.creature, magic=magic, materials=materials,
+                                      alignment=alignment, from_incorporeal=incorporeal, options=opts)  # fmt: skip
+                mit[j, p, a], neg[j, p, a] = out.amount, out.negated
+    half = np.array([damage.halve(_flat_roll(a, frozenset())).total for a in range(top_amount)], dtype=np.int32)
+    cover_ac = arr(len(CoverKind))
+    cover_ref = arr(len(CoverKind))
+    for kind in CoverKind:
+        ac_terms, ref_terms = cover_terms(kind)
+        cover_ac[int(kind)] = sum(t.value for t in ac_terms)
+        cover_ref[int(kind)] = sum(t.value for t in ref_terms)
+
+    gopts = GRID_DEFAULTS  # the engine plays with the grid's default options
+    tables = geo.map_tables(grid, gopts, Size.MEDIUM)
+    nsq = grid.width * grid.height
+    threat = {r: geo.threat_table(grid, r, options=gopts) for r in zone_keys}
+    radius = max([t.radius for t in threat.values()] + [2])
+    side_len = 2 * radius + 1
+    zones = np.zeros((max(1, len(zone_keys)), nsq, side_len * side_len), dtype=np.bool_)
+    for r, z in zone_keys.items():
+        tt = threat[r]
+        shift = radius - tt.radius
+        for dy in range(tt.side):
+            for dx in range(tt.side):
+                zones[z, :, (dy + shift) * side_len + dx + shift] = tt.table[:, dy * tt.side + dx]
+    radii = sorted({int(w_radius[i, k]) for i in range(n) for k in range(wmax) if w_grenade[i, k]})
+    npoints = (grid.width + 1) * (grid.height + 1)
+    b_off = np.zeros((max(1, len(radii)), npoints + 1), dtype=np.int32)
+    chunks: list[NDArray[np.int32]] = []
+    base = 0
+    for ri, r in enumerate(radii):
+        off, sq = geo.burst_table(grid, r, options=gopts)
+        b_off[ri] = off + base
+        chunks.append(sq)
+        base += int(sq.shape[0])
+    b_sq = np.concatenate(chunks) if chunks else np.zeros(1, dtype=np.int32)
+    w_bidx = arr((n, wmax), -1)
+    for i in range(n):
+        for k in range(wmax):
+            if w_grenade[i, k]:
+                w_bidx[i, k] = radii.index(int(w_radius[i, k]))
+    model = Model(
+        grid.width, grid.height, n,
+        side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves,
+        takes_aoo, zone, body_reach, armed, immune_crit, immune_cond, rank,
+        w_ok, w_attack, w_is_melee, w_melee_geom, w_reach, w_zone, w_ndice, w_sides, w_flat, w_prof, w_cap, w_usage,
+        w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc, w_crit_save, w_grenade, w_radius, w_gdc, w_gsave,
+        w_range, w_top, atk, ac, g_atk,
+        mit, neg, half, cover_ac, cover_ref, FLANKING_BONUS, 5,
+        opts.big_hit_first_costs, opts.massive_damage_at_zero == "hp_damage",
+        geo.register_map(grid, gopts), tables.step_to, tables.step_k, tables.step_diag,
+        gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
+    )  # fmt: skip
+    weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
+    names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
+    return Compiled(model, ids, sides, weapons, names)

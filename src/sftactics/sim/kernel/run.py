@@ -1,0 +1,111 @@
+"""Fights played by the compiled kernel, as the simulation's :class:`~sftactics.sim.stats.FightResult` values.
+
+:func:`kernel_batch` is what :func:`sftactics.sim.runner.run_batch` calls when the kernel plays a job: the
+encounter is compiled once per process (:func:`compiled`), one numba call plays the whole batch, and the
+numbers come back as the same results the engine's fights give (so reports, JSON, sweeps and the statistics
+do not know which one played). :func:`kernel_log` plays one fight with its log, for people and tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sftactics.encounter.state import Encounter
+from sftactics.sim.fight import death_cause
+from sftactics.sim.kernel import fight as kf
+from sftactics.sim.kernel import geo
+from sftactics.sim.kernel.model import Compiled, compile_encounter
+from sftactics.sim.stats import CombatantOutcome, FightResult
+
+#: Causes of death by the kernel's code, as the engine's dead condition names them.
+_WHY = {kf.CAUSE_MASSIVE: "massive damage", kf.CAUSE_ZERO_HP: "0 HP", kf.CAUSE_RP: "Resolve exhausted"}
+
+
+@dataclass
+class _Ready:
+    encounter: Encounter
+    compiled: Compiled
+    state: Any
+    model: Any
+
+
+_CACHE: dict[int, _Ready] = {}
+
+
+def compiled(enc: Encounter) -> _Ready:
+    """The encounter compiled for the kernel, with its fight buffers (once per encounter and process)."""
+    found = _CACHE.get(id(enc))
+    if found is not None and found.encounter is enc:
+        return found
+    comp = compile_encounter(enc)
+    m = comp.model
+    state, _ = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id))
+    if len(_CACHE) > 16:
+        _CACHE.clear()
+    ready = _CACHE[id(enc)] = _Ready(enc, comp, state, kf.model_struct(m))
+    return ready
+
+
+def kernel_seed(seed: int) -> int:
+    """The 32-bit seed numba's generator takes, folded from a 63-bit fight seed."""
+    return (seed ^ (seed >> 32)) & 0xFFFF_FFFF
+
+
+def kernel_batch(enc: Encounter, seeds: list[int], indexes: list[int], max_rounds: int) -> list[FightResult]:
+    """Play one fight per seed with the compiled kernel; results as the engine's fights give them."""
+    ready = compiled(enc)
+    m = ready.compiled.model
+    k = len(seeds)
+    fight_out = np.zeros((k, 3), dtype=np.int64)
+    comb_out = np.zeros((k, m.n, kf.COLUMNS), dtype=np.int64)
+    folded = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
+    kf.play_batch(ready.model, ready.state, folded, max_rounds, fight_out, comb_out)
+    comp = ready.compiled
+    m = comp.model
+    who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
+    fights, rows = fight_out.tolist(), comb_out.tolist()
+    return [
+        _result(comp, who, fights[i], rows[i], index=indexes[i], seed=seeds[i], max_rounds=max_rounds) for i in range(k)
+    ]
+
+
+def _result(
+    comp: Compiled,
+    who: list[tuple[str, str, bool]],
+    f: list[int],
+    rows: list[list[int]],
+    *,
+    index: int,
+    seed: int,
+    max_rounds: int,
+) -> FightResult:
+    winner = None if f[kf.F_WINNER] < 0 else comp.sides[f[kf.F_WINNER]]
+    if f[kf.F_REASON] == kf.REASON_LIMIT:
+        reason = f"round limit {max_rounds} reached"
+    elif winner is not None:
+        reason = "no one on the other side can fight on (CF-02)"
+    else:
+        reason = "no one can fight on (CF-02)"
+    outcomes = []
+    for (cid, side, pc), r in zip(who, rows, strict=True):
+        cause = None
+        if r[kf.DIED]:
+            src = _source(comp, r[kf.CAUSE_A], r[kf.CAUSE_W])
+            dropped = _source(comp, r[kf.DROP_A], r[kf.DROP_W])
+            cause = death_cause(
+                _WHY.get(r[kf.CAUSE], "unknown"), src, f"{dropped[0]} ({dropped[1]})" if dropped else None
+            )
+        ko, died, dying = bool(r[kf.KO]), bool(r[kf.DIED]), bool(r[kf.DYING_END])
+        spent, lost, dealt, taken = r[kf.RP_SPENT], r[kf.RP_LOST], r[kf.DEALT], r[kf.TAKEN]
+        outcomes.append(CombatantOutcome(cid, side, pc, ko, died, dying, spent, lost, dealt, taken, cause))
+    return FightResult(index, seed, winner, f[kf.F_ROUNDS], reason, tuple(outcomes))
+
+
+def _source(comp: Compiled, a: int, w: int) -> tuple[str, str] | None:
+    if a < 0:
+        return None
+    weapons = comp.weapons[a]
+    return comp.ids[a], weapons[w] if 0 <= w < len(weapons) else "?"
