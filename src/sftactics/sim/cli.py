@@ -51,6 +51,19 @@ RoundsOpt = Annotated[int, typer.Option(min=1, help="the GM ends a fight after t
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the results as JSON")]
 ReportOpt = Annotated[Path | None, typer.Option(help="write PNG plots and index.html into this directory")]
 ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="show a progress bar on stderr")]
+EngineOpt = Annotated[
+    str,
+    typer.Option(
+        help="who plays the fights: compiled (the numba kernel: simple policy, supported encounters), full (the "
+        "engine, every rule and policy) or auto (the kernel when it can, else the engine)"
+    ),
+]
+
+
+def _engine(engine: str) -> Any:
+    if engine not in ("auto", "compiled", "full"):
+        raise SftError(f"--engine: expected auto, compiled or full, not {engine!r}")
+    return engine
 
 
 @contextmanager
@@ -106,6 +119,7 @@ def simulate_cmd(
     json_out: JsonOpt = False,
     report: ReportOpt = None,
     progress: ProgressOpt = True,
+    engine: EngineOpt = "auto",
 ) -> None:
     """Play the encounter many times with sensible tactics on both sides: who wins, how long it lasts, who
     drops, who dies and of what."""
@@ -114,7 +128,9 @@ def simulate_cmd(
 
     encounter = load_scenario(scenario)
     try:
-        job = SimJob(encounter, _policies(policy, side_policy), seed=seed, max_rounds=max_rounds)
+        job = SimJob(encounter, _policies(policy, side_policy), seed=seed, max_rounds=max_rounds,
+                     engine=_engine(engine))  # fmt: skip
+        job.compiled()  # with --engine compiled, say now why the kernel cannot play it
     except ValueError as e:
         raise SftError(str(e)) from None
     with _progress(progress, f"simulating {encounter.name}") as step:
@@ -154,6 +170,7 @@ def sweep_cmd(
     json_out: JsonOpt = False,
     report: ReportOpt = None,
     progress: ProgressOpt = True,
+    engine: EngineOpt = "auto",
 ) -> None:
     """Simulate a grid of variations of the encounter (party level, enemy count, which creature, policy): one
     row per variation."""
@@ -163,7 +180,7 @@ def sweep_cmd(
         try:
             rows = sweep(scenario, vary, runs, seed=seed, policies=_policies(policy, side_policy),
                          max_rounds=max_rounds, workers=workers, backend=_backend(backend), scheduler=scheduler,
-                         progress=step)  # fmt: skip
+                         progress=step, engine=_engine(engine))  # fmt: skip
         except (ValueError, RuntimeError, OSError) as e:
             raise SftError(f"sweep: {e}") from None
     if report is not None:
@@ -196,8 +213,9 @@ def print_summary(summary: Summary, console: Console) -> None:
     """The readable report: sides, rounds, combatants, causes of PC deaths."""
     m, t = summary.meta, summary.timing
     pols = ", ".join(f"{k}: {v}" for k, v in dict(m.get("policies", {})).items())
+    played = "the compiled kernel" if m.get("engine") == "compiled" else "the full engine"
     console.print(f"[bold]{m.get('scenario', '')}[/bold]: {summary.runs} fights, seed {m.get('seed')}, "
-                  f"policies {pols}, round limit {m.get('max_rounds')}")  # fmt: skip
+                  f"policies {pols}, round limit {m.get('max_rounds')}, played by {played}")  # fmt: skip
     if t.get("seconds"):
         console.print(f"[dim]{t['seconds']:.1f} s on {t.get('workers')} worker(s) ({t.get('backend')}): "
                       f"{t.get('fights_per_second', 0):.1f} fights/s[/dim]")  # fmt: skip

@@ -150,7 +150,7 @@ def _mp_context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["sftactics.sim.runner"])
+        ctx.set_forkserver_preload(["sftactics.sim.runner", "sftactics.sim.kernel.run"])
         return ctx
     return multiprocessing.get_context("spawn")
 

@@ -33,7 +33,7 @@ from sftactics.core.errors import SftError
 from sftactics.encounter.state import Encounter
 from sftactics.io.files import load_model
 from sftactics.io.scenario import CombatantEntry, ScenarioFile, build_encounter
-from sftactics.sim.runner import Backend, DaskSession, SimJob, simulate
+from sftactics.sim.runner import Backend, DaskSession, EngineChoice, SimJob, simulate
 from sftactics.sim.stats import Summary
 
 KEYS = ("party_level", "enemy_count", "count:SIDE", "creature:ID", "policy", "policy:SIDE", "max_rounds")
@@ -249,8 +249,10 @@ def sweep(
     backend: Backend = "local",
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    engine: EngineChoice = "auto",
 ) -> list[SweepRow]:
-    """Simulate every variation ``runs`` times (same master seed for each); one row per variation."""
+    """Simulate every variation ``runs`` times (same master seed for each); one row per variation. ``engine``
+    as :class:`~sftactics.sim.runner.SimJob` takes it (each variation is checked on its own)."""
     p = Path(path)
     scen = load_scenario_file(p)
     parsed = [Vary.parse(v) for v in varies]
@@ -264,7 +266,7 @@ def sweep(
         session = DaskSession(workers or os.cpu_count() or 1, scheduler)
     try:
         for i, var in enumerate(rows):
-            out.append(_one(var, i, runs, total, seed, workers, backend, scheduler, progress, session, p))
+            out.append(_one(var, i, runs, total, seed, workers, backend, scheduler, progress, session, p, engine))
     finally:
         if session is not None:
             session.close()
@@ -283,9 +285,11 @@ def _one(
     progress: Callable[[int, int], None] | None,
     session: DaskSession | None,
     p: Path,
+    engine: EngineChoice = "auto",
 ) -> SweepRow:
     try:
-        job = SimJob(var.encounter, var.policies, seed=seed, max_rounds=var.max_rounds)
+        job = SimJob(var.encounter, var.policies, seed=seed, max_rounds=var.max_rounds, engine=engine)
+        job.compiled()
     except ValueError as e:
         raise SftError(f"variation {var.name}: {e}") from None
 

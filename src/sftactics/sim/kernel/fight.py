@@ -27,7 +27,17 @@ again is the bookkeeping of one fight, in the engine's order:
   has anyone able to fight (CF-02), or at the round limit.
 
 Dice come from numpy's generator inside numba, seeded per fight: the same seed gives the same fight on the same
-installation. An optional log (``log`` with rows) records every roll and what it decided.
+installation; or from a script (tests give the kernel and the engine the same dice). An optional log (``log``
+with rows) records every roll and what it decided; without rows it costs nothing.
+
+Known simplifications (the engine is the reference; each is rare or changes nothing the kernel models):
+
+* deafened is recorded and does nothing: in the engine it only matters to hearing, and the kernel plays only
+  encounters where everyone sees everyone;
+* a creature staggered again while staggered keeps the later of the two expiries (the engine keeps one
+  condition instance and the first duration effect);
+* an attack of opportunity whose geometry the engine would refuse (total cover) is not made, where the engine
+  would refuse the whole move.
 """
 
 from __future__ import annotations
@@ -37,7 +47,9 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 from numba.core import types
+from numba.core import types as nb_types
 from numba.experimental import structref
+from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
 from sftactics.sim.kernel.geo import can_aoo_geometry, cover_kind, distance_to_point_ft, flank_line, path_to, search
@@ -61,8 +73,8 @@ CAUSE_NONE, CAUSE_MASSIVE, CAUSE_ZERO_HP, CAUSE_RP = 0, 1, 2, 3
 F_WINNER, F_ROUNDS, F_REASON = range(3)
 REASON_END, REASON_LIMIT = 0, 1
 # log rows: (kind, round, a, b, c, d, e, f)
-LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RESOLVE, LOG_GRENADE, LOG_END = range(
-    1, 11
+LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RESOLVE, LOG_GRENADE, LOG_END, LOG_DIE = (
+    range(1, 12)
 )
 LOG_WIDTH = 8
 TOTAL_COVER = 5
@@ -70,7 +82,7 @@ CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN = 1, 2, 3
 
 
 # the fight's scalars: ``st.sc[...]``
-ROUND, CUR, STD, MOVE, DIAG, FRESH, ENDED, WINNER, REASON_SC = range(9)
+ROUND, CUR, STD, MOVE, DIAG, FRESH, ENDED, WINNER, REASON_SC, SCRIPT_POS, SCRIPT_N = range(11)
 
 
 @_jit
@@ -90,8 +102,20 @@ def _log(log: NDArray[np.int32], nlog: NDArray[np.int64], kind: int, rnd: int, a
 
 
 @_jit
-def _die(sides: int) -> int:
-    return np.random.randint(1, sides + 1)
+def _die(st: Any, sides: int) -> int:
+    """One die: the next scripted value when the fight has a script (``st.script``), else numpy's generator.
+    Every roll is written to the log (when there is one)."""
+    i = st.sc[SCRIPT_POS]
+    v: int = 0
+    if i < st.sc[SCRIPT_N]:
+        v = st.script[i]
+        st.sc[SCRIPT_POS] = i + 1
+        if v < 1 or v > sides:
+            v = sides if v > sides else 1  # a script value that does not fit the die is clamped
+    else:
+        v = np.random.randint(1, sides + 1)
+    _log(st.log, st.nlog, LOG_DIE, st.sc[ROUND], sides, v, 0, 0, 0, 0)
+    return v
 
 
 @_jit
@@ -339,7 +363,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
 
 @_jit
 def _save(m: Any, st: Any, c: int, which: int, extra: int, dc: int) -> bool:
-    d = _die(20)
+    d = _die(st, 20)
     ok: bool = d + m.saves[c, which] + extra >= dc
     if d == 20:
         ok = True
@@ -383,17 +407,17 @@ def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
                 st.stag_count[t] = cnt
             _log(st.log, st.nlog, 7, st.sc[ROUND], t, 2, rnd, cnt, 0, 0)
         else:
-            minutes = _die(4)
+            minutes = _die(st, 4)
             st.deaf[t] = True
             _log(st.log, st.nlog, 7, st.sc[ROUND], t, 3, minutes, 0, 0, 0)
 
 
 @_jit
-def _roll_damage(n: int, s: int, flat: int, times: int) -> int:
+def _roll_damage(st: Any, n: int, s: int, flat: int, times: int) -> int:
     total = 0
     for _ in range(times):
         for _ in range(n):
-            total += _die(s)
+            total += _die(st, s)
         total += flat
     return total
 
@@ -403,7 +427,7 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool) -> None
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
     if not ok:
         return
-    d = _die(20)
+    d = _die(st, 20)
     total = d + bonus
     hit = total >= ac
     if d == 20:
@@ -413,7 +437,7 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool) -> None
     crit = hit and d == 20 and total >= ac and not m.immune_crit[t]
     dmg = -1
     if hit:
-        raw = _roll_damage(m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], 2 if crit else 1)
+        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], 2 if crit else 1)
         raw = min(max(raw, 0), m.mit.shape[2] - 1)
         p = m.w_prof[a, k]
         dmg = m.mit[t, p, raw]
@@ -715,7 +739,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     _provoke_all(m, st, c)
     if _out(st, c):
         return
-    roll = _die(20)
+    roll = _die(st, 20)
     total = roll + m.g_atk[c, k] + m.w_range[c, k, d]
     hit = total >= m.intersection_ac
     if roll == 20:
@@ -724,8 +748,8 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
         hit = False
     land = p
     if not hit:
-        d8 = _die(8)
-        d4 = _die(4)
+        d8 = _die(st, 8)
+        d4 = _die(st, 4)
         px, py = p % (w + 1), p // (w + 1)
         map_id = m.map_id
         thrower = st.pos[c]
@@ -743,7 +767,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
             inside += 1
     if inside == 0:
         return
-    raw = _roll_damage(m.w_ndice[c, k], m.w_sides[c, k], m.w_flat[c, k], 1)
+    raw = _roll_damage(st, m.w_ndice[c, k], m.w_sides[c, k], m.w_flat[c, k], 1)
     raw = min(max(raw, 0), m.mit.shape[2] - 1)
     for i in range(inside):
         t = st.points[i]
@@ -980,7 +1004,7 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
     st.sc[FRESH] = 1
     _log(st.log, st.nlog, 2, st.sc[ROUND], c, st.hp[c], st.sp[c], st.rp[c], 0, 0)
     if st.bleed_prof[c] >= 0 and not st.dead[c]:
-        raw = _roll_damage(st.bleed_n[c], st.bleed_s[c], st.bleed_flat[c], 1)
+        raw = _roll_damage(st, st.bleed_n[c], st.bleed_s[c], st.bleed_flat[c], 1)
         raw = min(max(raw, 0), m.mit.shape[2] - 1)
         _damage(m, st, c, m.mit[c, st.bleed_prof[c], raw], -1, -1)
     _check_end(m, st)
@@ -993,7 +1017,7 @@ def _initiative(m: Any, st: Any) -> None:
         if m.init_given[c] > -10_000:
             st.init[c] = m.init_given[c]
         else:
-            st.init[c] = _die(20) + m.init_mod[c]
+            st.init[c] = _die(st, 20) + m.init_mod[c]
         _log(st.log, st.nlog, 1, 0, c, st.init[c], m.init_mod[c], 0, 0, 0)
     # sort: higher count, then higher modifier, then roll-offs (repeated among those still tied)
     keys = np.empty(n, dtype=np.int64)
@@ -1018,12 +1042,12 @@ def _initiative(m: Any, st: Any) -> None:
 
 @_jit
 def _roll_off(st: Any, group: NDArray[np.int64], out: int) -> int:
-    """CF-04: roll-offs, repeated among those still tied; appends the group's order to ``st.order``."""
+    """CF-04 as ``flow.sort_order`` does it: one roll-off for the tied group, highest first; those tied again
+    go to :func:`_break_ties` group by group (highest roll first). Appends the order to ``st.order``."""
     g = group.shape[0]
     rolls = np.empty(g, dtype=np.int64)
     for i in range(g):
-        rolls[i] = _die(20)
-    # highest roll first; equal rolls are settled by another roll-off among them
+        rolls[i] = _die(st, 20)
     order = np.argsort(-rolls * 64 + np.arange(g))
     i = 0
     while i < g:
@@ -1037,8 +1061,30 @@ def _roll_off(st: Any, group: NDArray[np.int64], out: int) -> int:
             sub = np.empty(j - i, dtype=np.int64)
             for q in range(i, j):
                 sub[q - i] = group[order[q]]
-            out = _roll_off(st, sub, out)
+            out = _break_ties(st, sub, out)
         i = j
+    return out
+
+
+@_jit
+def _break_ties(st: Any, group: NDArray[np.int64], out: int) -> int:
+    """``flow._break_ties``: the whole group rolls again until every roll differs, then highest first."""
+    g = group.shape[0]
+    rolls = np.empty(g, dtype=np.int64)
+    while True:
+        for i in range(g):
+            rolls[i] = _die(st, 20)
+        distinct = True
+        for i in range(g):
+            for k in range(i + 1, g):
+                if rolls[i] == rolls[k]:
+                    distinct = False
+        if distinct:
+            break
+    order = np.argsort(-rolls)
+    for i in range(g):
+        st.order[out] = group[order[i]]
+        out += 1
     return out
 
 
@@ -1114,6 +1160,7 @@ STATE_FIELDS = (
     "best_state",
     "log",
     "nlog",
+    "script",
     "cover_cache",
     "point_cache",
 )
@@ -1121,16 +1168,30 @@ structref.define_proxy(State, _StateType, list(STATE_FIELDS))  # type: ignore[no
 structref.define_proxy(ModelStruct, _ModelType, list(Model._fields))  # type: ignore[no-untyped-call]
 
 
+@_jit
+def _new_model(*fields: Any) -> Any:
+    # built inside compiled (and cached) code: the proxy's own constructor would be compiled in every process
+    return ModelStruct(*fields)  # type: ignore[no-untyped-call]
+
+
+@_jit
+def _new_state(*fields: Any) -> Any:
+    point_cache = NumbaDict.empty(key_type=nb_types.int64, value_type=nb_types.int64)
+    return State(*fields, point_cache)  # type: ignore[no-untyped-call]
+
+
 def model_struct(model: Model) -> ModelStruct:
     """The model as the kernel takes it."""
-    return ModelStruct(*model)  # type: ignore[no-untyped-call]
+    return cast(ModelStruct, _new_model(*model))
 
 
-def new_state(n: int, weapons: int, squares: int, cover_cache: Any, log_rows: int = 0) -> tuple[State, dict[str, Any]]:
+def new_state(
+    n: int, weapons: int, squares: int, cover_cache: Any, log_rows: int = 0, script: list[int] | None = None
+) -> tuple[State, dict[str, Any]]:
     """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
-    the kernel takes and its fields by name (the same arrays, for reading results from Python)."""
-    from numba import types as nb_types
-    from numba.typed import Dict as NumbaDict
+    the kernel takes and its fields by name (the same arrays, for reading results from Python). ``log_rows``:
+    room for the log (none by default: the log is optional and costs nothing when absent). ``script``: dice
+    values to use, in order, before the generator's (for tests: the same dice as a scripted engine fight)."""
 
     def i64(k: int) -> NDArray[np.int64]:
         return np.zeros(k, dtype=np.int64)
@@ -1138,9 +1199,8 @@ def new_state(n: int, weapons: int, squares: int, cover_cache: Any, log_rows: in
     def b(k: int) -> NDArray[np.bool_]:
         return np.zeros(k, dtype=np.bool_)
 
-    point_cache = NumbaDict.empty(key_type=nb_types.int64, value_type=nb_types.int64)
     values = (
-        i64(9), i64(n), i64(n), i64(n), i64(n), i64(n),
+        i64(11), i64(n), i64(n), i64(n), i64(n), i64(n),
         b(n), b(n), b(n), b(n), b(n), i64(n), b(n), b(n), i64(n), i64(n), b(n), b(n),
         np.zeros((n, weapons), dtype=np.int64),
         i64(n), i64(n), i64(n), i64(n), i64(n), i64(n), b(n), i64(n), i64(n),
@@ -1151,15 +1211,20 @@ def new_state(n: int, weapons: int, squares: int, cover_cache: Any, log_rows: in
         i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
-        cover_cache, point_cache,
+        np.array(script or [0], dtype=np.int64),
+        cover_cache,
     )  # fmt: skip
-    return State(*values), dict(zip(STATE_FIELDS, values, strict=True))  # type: ignore[no-untyped-call]
+    values[0][SCRIPT_N] = len(script or [])
+    state = _new_state(*values)  # the point cache is made in compiled code (STATE_FIELDS' last)
+    return cast(State, state), dict(zip(STATE_FIELDS, values, strict=False))
 
 
 @_jit
 def _reset(m: Any, st: Any) -> None:
+    script_n = st.sc[SCRIPT_N]
     for i in range(st.sc.shape[0]):
         st.sc[i] = 0
+    st.sc[SCRIPT_N] = script_n
     st.sc[CUR] = -1
     st.sc[WINNER] = -1
     st.nlog[0] = 0
@@ -1200,18 +1265,17 @@ def _reset(m: Any, st: Any) -> None:
 
 @_jit
 def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
-    """One whole fight from the model's starting state; the results stay in ``st`` (``sc``, ``res``)."""
+    """One whole fight from the model's starting state; the results stay in ``st`` (``sc``, ``res``). A
+    script (see :func:`new_state`) is read from its start again."""
     np.random.seed(seed)
     _reset(m, st)
     _initiative(m, st)
     rnd = 1
     while True:
-        if rnd > max_rounds:
-            st.sc[REASON_SC] = REASON_LIMIT
-            st.sc[ROUND] = rnd
-            st.sc[WINNER] = -1
-            break
         st.sc[ROUND] = rnd
+        # past the round limit the engine still starts the round and its turns up to the first creature with a
+        # decision to make (bleeding, dying creatures' turns), then the GM ends the fight (``run_fight``)
+        limit = rnd > max_rounds
         _expire(m, st, -1, True)
         for i in range(m.n):
             c = st.order[i]
@@ -1225,6 +1289,8 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
                 if st.sc[ENDED]:
                     break
                 continue
+            if limit:
+                break
             _simple_turn(m, st, c)
             if st.sc[ENDED]:
                 break
@@ -1232,6 +1298,11 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
             if st.sc[ENDED]:
                 break
         if st.sc[ENDED]:
+            break
+        if limit:
+            st.sc[REASON_SC] = REASON_LIMIT
+            side = _able_side(m, st)  # EndCombat: the one side still able to fight, if only one
+            st.sc[WINNER] = side if side >= 0 else -1
             break
         rnd += 1
     st.sc[CUR] = -1

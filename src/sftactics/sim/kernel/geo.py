@@ -424,7 +424,8 @@ def run_search(
     goal: int = -1,
     options: GridOptions = DEFAULT_OPTIONS,
 ) -> int:
-    """:func:`search` with defaults (an empty map of creatures, nothing provoking) for Python callers."""
+    """:func:`search` with defaults (an empty map of creatures, nothing provoking) for Python callers (every
+    square reset: outputs everywhere)."""
     n = tables.n
     return search(
         tables.step_to,
@@ -658,6 +659,7 @@ _MAP_IDS: dict[tuple[int, GridOptions], int] = {}
 _CACHES: dict[int, Any] = {}
 _FALLBACK = [0]
 _PARTIAL = int(CoverKind.PARTIAL)
+_COVER = int(CoverKind.COVER)
 
 
 def register_map(grid: GridMap, options: GridOptions = DEFAULT_OPTIONS) -> int:
@@ -785,6 +787,15 @@ def cover_kind(
                 others[m] = others[m - 1]
             others[j] = s
             count += 1
+            if count > COVER_KEY_CREATURES:
+                break
+        if count > 0:
+            # Creatures can only add soft cover to lines that had none, so when the walls and objects alone
+            # give cover (or total cover) from every corner, creatures change nothing: ask without them first
+            # (a key shared by every fight), and only when that is "none" with the creatures in the box.
+            alone = _cover_lookup(cache, map_id, attacker, target, 1, np.full(COVER_KEY_CREATURES + 1, -1, np.int64))
+            if alone >= _COVER:
+                return alone
             if count > COVER_KEY_CREATURES:
                 return _cover_all(map_id, attacker, target, creatures, n_creatures)
     return _cover_lookup(cache, map_id, attacker, target, 1 if ranged else 0, others)

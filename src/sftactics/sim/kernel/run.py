@@ -84,7 +84,7 @@ def _result(
 ) -> FightResult:
     winner = None if f[kf.F_WINNER] < 0 else comp.sides[f[kf.F_WINNER]]
     if f[kf.F_REASON] == kf.REASON_LIMIT:
-        reason = f"round limit {max_rounds} reached"
+        reason = f"round limit {max_rounds} reached (CF-02)"  # as the engine's EndCombat words it
     elif winner is not None:
         reason = "no one on the other side can fight on (CF-02)"
     else:
@@ -109,3 +109,57 @@ def _source(comp: Compiled, a: int, w: int) -> tuple[str, str] | None:
         return None
     weapons = comp.weapons[a]
     return comp.ids[a], weapons[w] if 0 <= w < len(weapons) else "?"
+
+
+#: Log row kinds, by name (see :mod:`sftactics.sim.kernel.fight`).
+LOG_KINDS = {
+    kf.LOG_INIT: "initiative",
+    kf.LOG_TURN: "turn",
+    kf.LOG_MOVE: "move",
+    kf.LOG_ATTACK: "attack",
+    kf.LOG_DAMAGE: "damage",
+    kf.LOG_SAVE: "save",
+    kf.LOG_COND: "condition",
+    kf.LOG_RESOLVE: "resolve",
+    kf.LOG_GRENADE: "grenade",
+    kf.LOG_END: "end",
+    kf.LOG_DIE: "die",
+}
+
+
+@dataclass(frozen=True)
+class KernelFight:
+    """One fight played by the kernel with its log: ``rows`` are ``(kind, round, a, b, c, d, e, f)`` tuples
+    (see :data:`LOG_KINDS` and the writers in ``fight.py``); ``dice`` every die rolled, ``(sides, value)``."""
+
+    result: FightResult
+    rows: tuple[tuple[int, ...], ...]
+
+    @property
+    def dice(self) -> list[tuple[int, int]]:
+        return [(r[2], r[3]) for r in self.rows if r[0] == kf.LOG_DIE]
+
+    def of_kind(self, name: str) -> list[tuple[int, ...]]:
+        code = next(k for k, v in LOG_KINDS.items() if v == name)
+        return [r for r in self.rows if r[0] == code]
+
+
+def kernel_fight(
+    enc: Encounter, seed: int, *, script: list[int] | None = None, max_rounds: int = 50, log_rows: int = 100_000
+) -> KernelFight:
+    """Play one fight with the kernel and keep its log (and, with ``script``, the dice given, in order)."""
+    ready = compiled(enc)
+    m = ready.compiled.model
+    state, arrays = kf.new_state(
+        m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id), log_rows=log_rows, script=script
+    )
+    kf.play(ready.model, state, kernel_seed(seed), max_rounds)
+    n = int(arrays["nlog"][0])
+    if n > log_rows:
+        raise ValueError(f"the fight's log has {n} rows, more than the {log_rows} kept: raise log_rows")
+    fights = np.array([[arrays["sc"][kf.WINNER], arrays["sc"][kf.ROUND], arrays["sc"][kf.REASON_SC]]])
+    comp = ready.compiled
+    who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
+    result = _result(comp, who, fights.tolist()[0], arrays["res"].tolist(), index=0, seed=seed, max_rounds=max_rounds)
+    rows = tuple(tuple(int(v) for v in row) for row in arrays["log"][:n])
+    return KernelFight(result, rows)
