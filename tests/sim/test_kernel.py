@@ -153,6 +153,47 @@ def scrum() -> Encounter:
     )
 
 
+# A creature whose claws bleed and whose breath burns on a critical hit (two burning sources can stack), for
+# the order of the ticks and the burning save.
+FIREBUG: dict[str, Any] = {
+    "name": "Test Firebug",
+    "kind": "npc",
+    "cr": "2",
+    "abilities": {"str": 2, "dex": 3, "con": 2, "int": -3, "wis": 1, "cha": -2},
+    "eac": 13,
+    "kac": 14,
+    "saves": {"fort": 5, "ref": 5, "will": 1},
+    "initiative": 3,
+    "hp": 28,
+    "weapons": [
+        {"name": "claw", "category": "natural", "damage": "1d6+3 S", "attack_bonus": 9, "critical": "Bleed 1d4"},
+        {"name": "spit", "category": "natural", "melee": False, "damage": "1d4+1 F", "attack_bonus": 8,
+         "range_ft": 20, "critical": "Burn 1d6"},
+    ],
+}  # fmt: skip
+
+
+# The same creature with its ranged attack first: it spits (and sets alight) instead of closing in.
+SPITTER: dict[str, Any] = {**FIREBUG, "name": "Test Spitter", "weapons": FIREBUG["weapons"][::-1]}
+
+
+@cache
+def embers() -> Encounter:
+    """A level-2 soldier and mystic against a firebug that claws (bleed on a critical) and one that spits
+    (burn on a critical) in a small room: bleeding and burning together, burning saves, Resolve."""
+    room = "##########\n#........#\n#........#\n#........#\n##########\n"
+    return _build(
+        "embers",
+        room,
+        [
+            {"id": "Krask", "side": "crew", "statblock": "pregen-soldier-2", "at": [1, 1]},
+            {"id": "Sorin", "side": "crew", "statblock": "pregen-mystic-2", "at": [1, 3]},
+            {"id": "Bug 1", "side": "bugs", "statblock": SPITTER, "at": [7, 1]},
+            {"id": "Bug 2", "side": "bugs", "statblock": FIREBUG, "at": [7, 3]},
+        ],
+    )
+
+
 @cache
 def scenario(name: str) -> Encounter:
     return load_scenario(SCENARIOS / f"{name}.yaml")
@@ -293,6 +334,13 @@ FIGHTS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthC
 @given(values=scripts())
 def test_same_dice_same_fight_melee_duel(values: list[int]) -> None:
     assert_same_fight(duel(), values)
+
+
+@pytest.mark.rule("ATK-15", "CON-02", "CON-05", "INJ-04", "INJ-14")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_bleeding_and_burning(values: list[int]) -> None:
+    assert_same_fight(embers(), values)
 
 
 @pytest.mark.rule("ATK-05", "ATK-10", "AOO-06", "AOO-12", "MOD-07", "MOD-11", "MOD-17", "ACT-36", "INJ-04")
@@ -552,7 +600,8 @@ def test_unsupported_names_its_reasons() -> None:
     text = "\n".join(why)
     assert "walls inside the map" in text
     assert any(w.startswith("Krask: hidden or unaware") for w in why)
-    assert "critical effect burn" in text
+    assert "critical effect burn" not in text  # burning is played by the kernel
+    assert "critical effect knockdown" in "\n".join(unsupported(scenario("dark-warehouse")))
     for name in ("grenade-alley", "firefight-cover"):
         assert unsupported(scenario(name)) == []
     assert unsupported(benchmark()) == []

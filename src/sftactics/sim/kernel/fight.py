@@ -8,7 +8,8 @@ for cover, from the grid package itself on a cache miss (:mod:`~sftactics.sim.ke
 again is the bookkeeping of one fight, in the engine's order:
 
 * initiative (CF-03, CF-04: ties by the modifier, then roll-offs repeated until broken), rounds and turns;
-* the start of a turn: durations that end (count-anchored, CF-14), bleeding (CON-02); creatures with no
+* the start of a turn: durations that end (count-anchored, CF-14), bleeding and burning in the order the
+  creature gained them (CON-02, CON-05); creatures with no
   decision to make pass (dying without the Resolve to stabilize, stable without Resolve to stay in the fight);
 * the simple policy: spend Resolve to stabilize or stay in the fight (INJ-11, INJ-12); throw a grenade at a
   point whose burst catches two or more foes and no friend (ATK-12, ATK-13: AC 5, scatter on a miss; Reflex
@@ -20,10 +21,11 @@ again is the bookkeeping of one fight, in the engine's order:
   through cover, none while staggered), and ranged attacks or throws while threatened provoking too;
 * attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
   creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
-  staggered with a Fortitude save, deafen with a save and a d4 of minutes), damage through the target's
+  burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes), damage through the target's
   defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
   while dying, death when none is left (INJ-*);
-* the end of a turn: a dying creature loses Resolve (INJ-04, INJ-05); the fight ends when at most one side
+* the end of a turn: a dying creature loses Resolve (INJ-04, INJ-05), a burning one saves against the flames
+  (CON-05; saves of a creature down at 0 HP are a helpless creature's); the fight ends when at most one side
   has anyone able to fight (CF-02), or at the round limit.
 
 Dice come from numpy's generator inside numba, seeded per fight: the same seed gives the same fight on the same
@@ -78,7 +80,9 @@ LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RE
 )
 LOG_WIDTH = 8
 TOTAL_COVER = 5
-CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN = 1, 2, 3
+CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN = 1, 2, 3, 4
+#: Burning instances kept per creature (CON-05: every source burns; more are not kept).
+BURNS = 16
 
 
 # the fight's scalars: ``st.sc[...]``
@@ -364,12 +368,13 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
 @_jit
 def _save(m: Any, st: Any, c: int, which: int, extra: int, dc: int) -> bool:
     d = _die(st, 20)
-    ok: bool = d + m.saves[c, which] + extra >= dc
+    bonus = m.saves_down[c, which] if _down_now(st, c) else m.saves[c, which]
+    ok: bool = d + bonus + extra >= dc
     if d == 20:
         ok = True
     elif d == 1:
         ok = False
-    _log(st.log, st.nlog, 6, st.sc[ROUND], c, which, d, d + m.saves[c, which] + extra, dc, int(ok))
+    _log(st.log, st.nlog, 6, st.sc[ROUND], c, which, d, d + bonus + extra, dc, int(ok))
     return ok
 
 
@@ -386,12 +391,28 @@ def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
         if m.immune_cond[t, 0]:
             return
         n, s, flat = m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k]
-        new_avg = n * (s + 1) + 2 * flat  # twice the average, to stay in integers
-        old_avg = st.bleed_n[t] * (st.bleed_s[t] + 1) + 2 * st.bleed_flat[t]
-        if st.bleed_prof[t] < 0 or new_avg > old_avg:  # CON-02: only the worst bleed stays; ties keep the older
+        # CON-02: only the worst bleed stays (average, then maximum: conditions._severity); ties keep the older
+        new_key = (n * (s + 1) + 2 * flat, n * s + flat)  # twice the average, to stay in integers
+        old_key = (
+            st.bleed_n[t] * (st.bleed_s[t] + 1) + 2 * st.bleed_flat[t],
+            st.bleed_n[t] * st.bleed_s[t] + st.bleed_flat[t],
+        )
+        if st.bleed_prof[t] < 0 or new_key > old_key:
             st.bleed_n[t], st.bleed_s[t], st.bleed_flat[t] = n, s, flat
             st.bleed_prof[t] = m.w_crit_prof[a, k]
+        st.bleed_last[t] = True  # the condition's instances move to the end of the list (their tick order)
         _log(st.log, st.nlog, 7, st.sc[ROUND], t, 1, n, s, flat, 0)
+        return
+    if eff == CRIT_BURN:
+        if m.immune_cond[t, 3]:
+            return
+        i = st.burn_count[t]
+        if i < BURNS:  # CON-05: every source burns
+            st.burn_n[t, i], st.burn_s[t, i], st.burn_flat[t, i] = m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k]
+            st.burn_prof[t, i] = m.w_crit_prof[a, k]
+            st.burn_count[t] = i + 1
+        st.bleed_last[t] = False
+        _log(st.log, st.nlog, 7, st.sc[ROUND], t, 4, m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k], 0)
         return
     if eff in (CRIT_STAGGER, CRIT_DEAFEN):
         which = 1 if eff == CRIT_STAGGER else 2
@@ -989,6 +1010,16 @@ def _end_turn(m: Any, st: Any, c: int) -> None:
         else:
             _lose_rp(m, st, c, 1, -1, -1)
         _track(st, c, -1, -1)
+    # CON-05: a burning creature saves at the end of its turn (DC 10 + this round's burning damage, +2 per
+    # earlier consecutive attempt: conditions.burning_save_dc and burning_save_bonus); success puts it out
+    if st.burn_count[c] > 0 and not st.dead[c]:
+        if _save(m, st, c, 1, 2 * st.burn_saves[c], 10 + st.burn_taken[c]):
+            st.burn_count[c] = 0
+            st.burn_saves[c] = 0
+        else:
+            st.burn_saves[c] += 1
+    else:
+        st.burn_saves[c] = 0
     st.acted[c] = True
     _check_end(m, st)
 
@@ -1003,11 +1034,27 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
     st.sc[DIAG] = 0
     st.sc[FRESH] = 1
     _log(st.log, st.nlog, 2, st.sc[ROUND], c, st.hp[c], st.sp[c], st.rp[c], 0, 0)
-    if st.bleed_prof[c] >= 0 and not st.dead[c]:
+    # bleeding and burning (CON-02, CON-05), in the order the creature's conditions list them: each group moves
+    # to the end of the list when an instance of it is gained; every instance rolls, even on a creature its
+    # group's earlier tick killed (the engine takes the list before the first tick)
+    if not st.bleed_last[c]:
+        _bleed_tick(m, st, c)
+    for i in range(st.burn_count[c]):
+        raw = _roll_damage(st, st.burn_n[c, i], st.burn_s[c, i], st.burn_flat[c, i], 1)
+        amount = m.mit[c, st.burn_prof[c, i], min(max(raw, 0), m.mit.shape[2] - 1)]
+        _damage(m, st, c, amount, -1, -1)
+        st.burn_taken[c] += amount
+    if st.bleed_last[c]:
+        _bleed_tick(m, st, c)
+    _check_end(m, st)
+
+
+@_jit
+def _bleed_tick(m: Any, st: Any, c: int) -> None:
+    if st.bleed_prof[c] >= 0:
         raw = _roll_damage(st, st.bleed_n[c], st.bleed_s[c], st.bleed_flat[c], 1)
         raw = min(max(raw, 0), m.mit.shape[2] - 1)
         _damage(m, st, c, m.mit[c, st.bleed_prof[c], raw], -1, -1)
-    _check_end(m, st)
 
 
 @_jit
@@ -1138,6 +1185,14 @@ STATE_FIELDS = (
     "bleed_s",
     "bleed_flat",
     "bleed_prof",
+    "bleed_last",
+    "burn_n",
+    "burn_s",
+    "burn_flat",
+    "burn_prof",
+    "burn_count",
+    "burn_taken",
+    "burn_saves",
     "stag_round",
     "stag_count",
     "deaf",
@@ -1203,7 +1258,10 @@ def new_state(
         i64(11), i64(n), i64(n), i64(n), i64(n), i64(n),
         b(n), b(n), b(n), b(n), b(n), i64(n), b(n), b(n), i64(n), i64(n), b(n), b(n),
         np.zeros((n, weapons), dtype=np.int64),
-        i64(n), i64(n), i64(n), i64(n), i64(n), i64(n), b(n), i64(n), i64(n),
+        i64(n), i64(n), i64(n), i64(n),
+        b(n), np.zeros((n, BURNS), dtype=np.int64), np.zeros((n, BURNS), dtype=np.int64),
+        np.zeros((n, BURNS), dtype=np.int64), np.zeros((n, BURNS), dtype=np.int64), i64(n), i64(n), i64(n),
+        i64(n), i64(n), b(n), i64(n), i64(n),
         np.zeros((n, COLUMNS), dtype=np.int64),
         np.zeros(n, dtype=np.int32), i64(4 * n + 4), i64(4 * n + 4), i64(n),
         np.ones(squares, dtype=np.bool_), np.ones(squares, dtype=np.bool_), np.zeros(squares, dtype=np.int8),
@@ -1252,6 +1310,10 @@ def _reset(m: Any, st: Any) -> None:
         st.bleed_s[c] = 0
         st.bleed_flat[c] = 0
         st.bleed_prof[c] = -1
+        st.bleed_last[c] = False
+        st.burn_count[c] = 0
+        st.burn_taken[c] = 0
+        st.burn_saves[c] = 0
         st.stag_round[c] = -1
         st.stag_count[c] = 0
         st.deaf[c] = False
@@ -1277,6 +1339,8 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
         # decision to make (bleeding, dying creatures' turns), then the GM ends the fight (``run_fight``)
         limit = rnd > max_rounds
         _expire(m, st, -1, True)
+        for c in range(m.n):
+            st.burn_taken[c] = 0
         for i in range(m.n):
             c = st.order[i]
             if st.dead[c]:

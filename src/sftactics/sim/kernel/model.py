@@ -44,7 +44,7 @@ I64 = NDArray[np.int64]
 B = NDArray[np.bool_]
 
 #: Critical effects the kernel carries out (anything else is recorded only, as the engine does).
-CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN = 0, 1, 2, 3
+CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN = 0, 1, 2, 3, 4
 #: Saves by index.
 FORT, REF, WILL = 0, 1, 2
 _SAVE_INDEX = {"fort": FORT, "ref": REF, "will": WILL}
@@ -78,12 +78,13 @@ class Model(NamedTuple):
     speed: I32
     pos0: I32
     saves: I32  # [N, 3]
+    saves_down: I32  # [N, 3] while unconscious at 0 HP (dying or stable): helpless, Reflex as Dex 0
     takes_aoo: B  # takes attacks of opportunity and has a melee weapon
     zone: I32  # [N]: zone table of its longest melee reach (-1: threatens nothing)
     body_reach: I32  # longest melee reach (flanking partner)
     armed: B
     immune_crit: B
-    immune_cond: B  # [N, 3]: bleeding, staggered, deafened
+    immune_cond: B  # [N, 4]: bleeding, staggered, deafened, burning
     rank: I32  # order of the ids as strings (ties in the policies go to the lower id)
     # weapons [N, W]
     w_ok: B
@@ -241,12 +242,16 @@ def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
         return ""
     if w.critical:
         eff = criticals.parse_critical(w.critical)
-        if eff is not None and eff.name not in ("bleed", "staggered", "deafen", *_RECORDED_ONLY):
+        if eff is not None and eff.name not in ("bleed", "burn", "staggered", "deafen", *_RECORDED_ONLY):
             return f"critical effect {eff.name}"
         if eff is not None and eff.name == "bleed":
             amount = _one_dice_part(parse(eff.amount)) if eff.amount else None
             if amount is None or amount[2] < 0:
                 return f"bleed {eff.amount}"
+        if eff is not None and eff.name == "burn":
+            amount = _one_dice_part(parse(eff.amount or cond.BURNING_DEFAULT))
+            if amount is None or amount[2] < 0:
+                return f"burn {eff.amount}"
     return ""
 
 
@@ -282,8 +287,9 @@ def compile_encounter(enc: Encounter) -> Compiled:
     side, init_mod, init_given = arr(n), arr(n), arr(n, OUT_OF_RANGE)
     hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0 = (arr(n) for _ in range(8))
     saves = arr((n, 3))
+    saves_down = arr((n, 3))
     pc, dying_rules, takes_aoo, armed, immune_crit = (flags(n) for _ in range(5))
-    immune_cond = flags((n, 3))
+    immune_cond = flags((n, 4))
     zone, body_reach, rank = arr(n, -1), arr(n), arr(n)
     w_ok, w_attack, w_is_melee, w_melee_geom, w_grenade = (flags((n, wmax)) for _ in range(5))
     (w_reach, w_ndice, w_sides, w_flat, w_prof, w_usage, w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc,
@@ -318,8 +324,11 @@ def compile_encounter(enc: Encounter) -> Compiled:
         speed[i] = stats.speed(cr).total
         assert c.position is not None
         pos0[i] = c.position[1] * grid.width + c.position[0]
+        down = cond.add_condition(cond.add_condition(cr, ConditionInstance(name="unconscious")),
+                                  ConditionInstance(name="dying"))  # fmt: skip
         for k, name in enumerate(("fort", "ref", "will")):
             saves[i, k] = stats.save_bonus(cr, name, options=opts).total
+            saves_down[i, k] = stats.save_bonus(down, name, options=opts).total
         melee = [w for w in st.weapons if w.is_melee and not w.is_grenade]
         takes_aoo[i] = c.takes_aoo and bool(melee)
         armed[i] = bool(melee)
@@ -330,7 +339,7 @@ def compile_encounter(enc: Encounter) -> Compiled:
             zone[i] = zone_keys[reaches[-1]]
             body_reach[i] = reaches[-1]
         immune_crit[i] = criticals.immune_to_crits(cr)
-        for k, cname in enumerate(("bleeding", "staggered", "deafened")):
+        for k, cname in enumerate(("bleeding", "staggered", "deafened", "burning")):
             immune_cond[i, k] = cond.is_immune(cr, cname)
         rank[i] = ranks[c.id]
 
@@ -392,6 +401,20 @@ def compile_encounter(enc: Encounter) -> Compiled:
                                             amount[0] * max(amount[1], 1) + amount[2])  # fmt: skip
                 w_crit_dc[i, k] = amount[2]  # bleed's flat part rides in the DC slot (no DC for bleed)
                 continue
+            if eff.name == "burn":
+                text = eff.amount or cond.BURNING_DEFAULT
+                amount = _one_dice_part(parse(text))
+                assert amount is not None
+                w_crit[i, k] = CRIT_BURN
+                w_crit_n[i, k], w_crit_s[i, k] = amount[0], amount[1] if amount[0] else 0
+                expr = cond.tick_expression(cr, ConditionInstance(name="burning", value=eff.amount))
+                # burning always deals fire damage (the rule in conditions.tick_expression); None only when the
+                # attacker itself is immune to burning, which says nothing about the type
+                btypes = expr.parts[0].types if expr is not None else frozenset({"fire"})
+                w_crit_prof[i, k] = profile(("tick", btypes, False, frozenset(), frozenset(), False),
+                                            amount[0] * max(amount[1], 1) + amount[2])  # fmt: skip
+                w_crit_dc[i, k] = amount[2]  # the flat part rides in the DC slot, as for bleed
+                continue
             w_crit[i, k] = CRIT_STAGGER if eff.name == "staggered" else CRIT_DEAFEN
             w_crit_dc[i, k] = criticals.critical_dc(w, cr, opts) or 0
             w_crit_save[i, k] = _SAVE_INDEX.get(eff.save or "fort", FORT)
@@ -445,7 +468,7 @@ def compile_encounter(enc: Encounter) -> Compiled:
                 w_bidx[i, k] = radii.index(int(w_radius[i, k]))
     model = Model(
         grid.width, grid.height, n,
-        side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves,
+        side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves, saves_down,
         takes_aoo, zone, body_reach, armed, immune_crit, immune_cond, rank,
         w_ok, w_attack, w_is_melee, w_melee_geom, w_reach, w_zone, w_ndice, w_sides, w_flat, w_prof, w_cap, w_usage,
         w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc, w_crit_save, w_grenade, w_radius, w_gdc, w_gsave,
