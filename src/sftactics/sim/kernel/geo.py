@@ -741,6 +741,17 @@ def _cover_lookup(cache: Any, map_id: int, attacker: int, target: int, ranged: i
 
 
 @_jit
+def _alone_lookup(cache: Any, map_id: int, attacker: int, target: int, ranged: int) -> int:
+    """:func:`_cover_lookup` with no creatures in the key, without building an array unless Python is asked."""
+    n = np.int64(-1)
+    key = (np.int64(attacker), np.int64(target), np.int64(ranged), n, n, n, n, n, n, n, n)
+    if key in cache:
+        hit: int = cache[key]
+        return hit
+    return _cover_lookup(cache, map_id, attacker, target, ranged, np.full(COVER_KEY_CREATURES + 1, -1, np.int64))
+
+
+@_jit
 def cover_kind(
     cache: Any,
     map_id: int,
@@ -762,43 +773,47 @@ def cover_kind(
     with every creature). ``cache`` is :func:`cover_cache` of the registered ``map_id``; a miss asks the grid
     package from object mode and stores the answer.
     """
+    if not ranged:
+        return _alone_lookup(cache, map_id, attacker, target, 0)
+    ax, ay = attacker % width, attacker // width
+    tx, ty = target % width, target // width
+    x0, x1 = min(ax, tx), max(ax, tx)
+    y0, y1 = min(ay, ty), max(ay, ty)
+    inside = False
+    for i in range(n_creatures):
+        s = np.int64(creatures[i])
+        if s != attacker and s != target and x0 <= s % width <= x1 and y0 <= s // width <= y1:
+            inside = True
+            break
+    # Creatures can only add soft cover to lines that had none, so when the walls and objects alone give cover
+    # (or total cover) from every corner, creatures change nothing: ask without them first (a key every fight
+    # shares), and only when that is "none" with the creatures in the box.
+    alone = _alone_lookup(cache, map_id, attacker, target, 1)
+    if not inside or alone >= _COVER:
+        return alone
     others = np.full(COVER_KEY_CREATURES + 1, -1, dtype=np.int64)
-    if ranged:
-        ax, ay = attacker % width, attacker // width
-        tx, ty = target % width, target // width
-        x0, x1 = min(ax, tx), max(ax, tx)
-        y0, y1 = min(ay, ty), max(ay, ty)
-        count = 0
-        for i in range(n_creatures):
-            s = np.int64(creatures[i])
-            if s == attacker:  # the attacker's and the target's own squares never count
-                continue
-            if s == target:
-                continue
-            sx, sy = s % width, s // width
-            if sx < x0 or sx > x1 or sy < y0 or sy > y1:
-                continue
-            j = 0  # insert in order, without duplicates
-            while j < count and others[j] < s:
-                j += 1
-            if j < count and others[j] == s:
-                continue
-            for m in range(count, j, -1):
-                others[m] = others[m - 1]
-            others[j] = s
-            count += 1
-            if count > COVER_KEY_CREATURES:
-                break
-        if count > 0:
-            # Creatures can only add soft cover to lines that had none, so when the walls and objects alone
-            # give cover (or total cover) from every corner, creatures change nothing: ask without them first
-            # (a key shared by every fight), and only when that is "none" with the creatures in the box.
-            alone = _cover_lookup(cache, map_id, attacker, target, 1, np.full(COVER_KEY_CREATURES + 1, -1, np.int64))
-            if alone >= _COVER:
-                return alone
-            if count > COVER_KEY_CREATURES:
-                return _cover_all(map_id, attacker, target, creatures, n_creatures)
-    return _cover_lookup(cache, map_id, attacker, target, 1 if ranged else 0, others)
+    count = 0
+    for i in range(n_creatures):
+        s = np.int64(creatures[i])
+        if s == attacker:  # the attacker's and the target's own squares never count
+            continue
+        if s == target:
+            continue
+        sx, sy = s % width, s // width
+        if sx < x0 or sx > x1 or sy < y0 or sy > y1:
+            continue
+        j = 0  # insert in order, without duplicates
+        while j < count and others[j] < s:
+            j += 1
+        if j < count and others[j] == s:
+            continue
+        for m in range(count, j, -1):
+            others[m] = others[m - 1]
+        others[j] = s
+        count += 1
+        if count > COVER_KEY_CREATURES:
+            return _cover_all(map_id, attacker, target, creatures, n_creatures)
+    return _cover_lookup(cache, map_id, attacker, target, 1, others)
 
 
 @_jit
@@ -817,5 +832,4 @@ def can_aoo_geometry(cache: Any, map_id: int, reactor: int, provoker: int) -> bo
     """MOD-09: whether cover lets the creature in ``reactor`` make an attack of opportunity against the one in
     ``provoker``, as ``not cover(grid, reactor, provoker, ranged=False).blocks_attacks_of_opportunity``
     (creatures do not matter to melee cover). Through the same cache as :func:`cover_kind`."""
-    others = np.full(COVER_KEY_CREATURES + 1, -1, dtype=np.int64)
-    return _cover_lookup(cache, map_id, reactor, provoker, 0, others) < _PARTIAL
+    return _alone_lookup(cache, map_id, reactor, provoker, 0) < _PARTIAL
