@@ -54,7 +54,16 @@ from numba.experimental import structref
 from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
-from sftactics.sim.kernel.geo import can_aoo_geometry, cover_kind, distance_to_point_ft, flank_line, path_to, search
+from sftactics.sim.kernel.geo import (
+    can_aoo_geometry,
+    cover_kind,
+    distance_ft,
+    distance_to_point_ft,
+    flank_line,
+    path_to,
+    search,
+    threatens,
+)
 from sftactics.sim.kernel.model import Model
 
 _F = TypeVar("_F")
@@ -120,32 +129,6 @@ def _die(st: Any, sides: int) -> int:
         v = np.random.randint(1, sides + 1)
     _log(st.log, st.nlog, LOG_DIE, st.sc[ROUND], sides, v, 0, 0, 0, 0)
     return v
-
-
-@_jit
-def _count_ft(dx: int, dy: int) -> int:
-    dx = abs(dx)
-    dy = abs(dy)
-    if dx < dy:
-        dx, dy = dy, dx
-    return 5 * (dx + dy // 2)
-
-
-@_jit
-def _dist(a: int, b: int, w: int) -> int:
-    return _count_ft(a % w - b % w, a // w - b // w)
-
-
-@_jit
-def _reach_covers(a: int, b: int, w: int, reach: int) -> bool:
-    """``grid.space.reach_covers`` for one-square spaces (AOO-04's 10-ft diagonal)."""
-    dx = abs(a % w - b % w)
-    dy = abs(a // w - b // w)
-    if dx == 0 and dy == 0:
-        return True
-    if reach == 10:
-        return max(dx, dy) <= 2
-    return _count_ft(dx, dy) <= reach
 
 
 @_jit
@@ -339,10 +322,10 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
     melee = m.w_melee_geom[a, k]
     bonus = m.atk[a, k, t]
     if melee:
-        if not _reach_covers(pa, pt, w, m.w_reach[a, k]):
+        if not threatens(pa, pt, w, m.w_reach[a, k], True):
             return False, 0, 0
     else:
-        d = _dist(pa, pt, w) // 5
+        d = distance_ft(pa, pt, w) // 5
         if d >= m.w_range.shape[2] or m.w_range[a, k, d] <= -10_000:
             return False, 0, 0
         bonus += m.w_range[a, k, d]
@@ -487,7 +470,7 @@ def _aoo(m: Any, st: Any, e: int, c: int) -> None:
         return
     for k in range(m.w_ok.shape[1]):
         usable = m.w_ok[e, k] and m.w_attack[e, k] and m.w_is_melee[e, k]
-        if usable and _reach_covers(st.pos[e], st.pos[c], m.width, m.w_reach[e, k]):
+        if usable and threatens(st.pos[e], st.pos[c], m.width, m.w_reach[e, k], True):
             st.react_used[e] = True
             _one_attack(m, st, e, c, k, True)
             return
@@ -538,10 +521,10 @@ def _approach(m: Any, st: Any, c: int, t: int) -> int:
     :func:`_prepare_move`."""
     w = m.width
     pt = st.pos[t]
-    here = _dist(st.pos[c], pt, w)
+    here = distance_ft(st.pos[c], pt, w)
     nm = 0
     for a in range(m.n):
-        if a != c and m.side[a] == m.side[c] and not _out(st, a) and _dist(st.pos[a], pt, w) <= 5:
+        if a != c and m.side[a] == m.side[c] and not _out(st, a) and distance_ft(st.pos[a], pt, w) <= 5:
             st.mates[nm] = st.pos[a]
             nm += 1
     best = -1
@@ -565,7 +548,7 @@ def _approach(m: Any, st: Any, c: int, t: int) -> int:
 def _approach_pick(st: Any, q: int, cost: int, pt: int, w: int, nm: int, best: int, bd: int, bf: int, bc: int,
                    bx: int, by: int) -> tuple[int, int, int, int, int, int]:  # fmt: skip
     """Keep ``q`` if it beats the best so far by (distance, not flanking, cost, x, y)."""
-    d = _dist(q, pt, w)
+    d = distance_ft(q, pt, w)
     flanks = 1
     if d <= 5:
         for i in range(nm):
@@ -584,13 +567,28 @@ def _prepare_move(m: Any, st: Any, c: int) -> int:
     enemies that could react (``reactions.threats_against``) go to ``st.threat_ids`` (their count returned).
     Costs come first in the search's key, so one search serves both the choice of a square (``reachable``) and
     the path to it with the fewest provocations (``find_path``). :func:`_unmark` undoes the marks."""
-    w = m.width
     nthreat = 0
     for e in range(m.n):
         if m.zone[e] >= 0 and _can_take_aoo(m, st, e, c):
             st.threat_ids[nthreat] = e
             nthreat += 1
-    # the provoking squares: every square an able enemy that could react threatens
+    _mark(m, st, nthreat, True)  # the provoking squares: every square an able enemy that could react threatens
+    _occupancy(m, st, c)
+    _search(m, st, c, -1)
+    _clear(m, st)
+    return nthreat
+
+
+@_jit
+def _unmark(m: Any, st: Any, nthreat: int) -> None:
+    _mark(m, st, nthreat, False)
+
+
+@_jit
+def _mark(m: Any, st: Any, nthreat: int, value: bool) -> None:
+    """Set ``st.provoking`` to ``value`` on the squares the enemies in ``st.threat_ids`` threaten (unmarking
+    before anyone moves clears exactly what marking set)."""
+    w = m.width
     r = m.zone_radius
     for i in range(nthreat):
         e = st.threat_ids[i]
@@ -600,26 +598,7 @@ def _prepare_move(m: Any, st: Any, c: int) -> int:
             for dx in range(-r, r + 1):
                 x, y = ex + dx, ey + dy
                 if 0 <= x < w and 0 <= y < m.height and _in_zone(m, m.zone[e], pe, y * w + x):
-                    st.provoking[y * w + x] = True
-    _occupancy(m, st, c)
-    _search(m, st, c, -1)
-    _clear(m, st)
-    return nthreat
-
-
-@_jit
-def _unmark(m: Any, st: Any, nthreat: int) -> None:
-    w = m.width
-    r = m.zone_radius
-    for i in range(nthreat):
-        e = st.threat_ids[i]
-        pe = st.pos[e]
-        ex, ey = pe % w, pe // w
-        for dy in range(-r, r + 1):
-            for dx in range(-r, r + 1):
-                x, y = ex + dx, ey + dy
-                if 0 <= x < w and 0 <= y < m.height:
-                    st.provoking[y * w + x] = False
+                    st.provoking[y * w + x] = value
 
 
 @_jit
@@ -852,7 +831,7 @@ def _nearest(m: Any, st: Any, c: int) -> int:
     for f in range(m.n):
         if m.side[f] == m.side[c] or _out(st, f):
             continue
-        d = _dist(st.pos[c], st.pos[f], m.width)
+        d = distance_ft(st.pos[c], st.pos[f], m.width)
         if best < 0 or (d, m.rank[f]) < (bd, br):
             best, bd, br = f, d, m.rank[f]
     return best
