@@ -63,6 +63,7 @@ from sftactics.sim.kernel.geo import (
     path_to,
     search,
     threatens,
+    threatens_on_map,
 )
 from sftactics.sim.kernel.model import Model
 
@@ -135,13 +136,7 @@ def _die(st: Any, sides: int) -> int:
 def _in_zone(m: Any, z: int, a: int, b: int) -> bool:
     """Whether a creature in ``a`` threatens ``b`` with the reach of zone table ``z`` (walls and lines of effect
     included: the grid package's table)."""
-    w = m.width
-    r = m.zone_radius
-    dx = b % w - a % w
-    dy = b // w - a // w
-    if dx < -r or dx > r or dy < -r or dy > r:
-        return False
-    return bool(m.zones[z, a, (dy + r) * (2 * r + 1) + dx + r])
+    return threatens_on_map(m.zones[z], m.zone_radius, a, b, m.width)
 
 
 # ---------------------------------------------------------------- the fight's state

@@ -45,6 +45,12 @@ B = NDArray[np.bool_]
 
 #: Critical effects the kernel carries out (anything else is recorded only, as the engine does).
 CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN = 0, 1, 2, 3, 4
+#: Critical effects that give a ticking condition: (condition, kernel code, damage types if the condition's own
+#: expression cannot be had). Burning always deals fire damage (``conditions.tick_expression``).
+_TICKING: dict[str, tuple[str, int, frozenset[str]]] = {
+    "bleed": ("bleeding", CRIT_BLEED, frozenset()),
+    "burn": ("burning", CRIT_BURN, frozenset({"fire"})),
+}
 #: Saves by index.
 FORT, REF, WILL = 0, 1, 2
 _SAVE_INDEX = {"fort": FORT, "ref": REF, "will": WILL}
@@ -389,31 +395,21 @@ def compile_encounter(enc: Encounter) -> Compiled:
             eff = criticals.parse_critical(w.critical) if w.critical else None
             if eff is None or eff.name in _RECORDED_ONLY:
                 continue
-            if eff.name == "bleed":
-                assert eff.amount is not None
-                amount = _one_dice_part(parse(eff.amount))
-                assert amount is not None
-                w_crit[i, k] = CRIT_BLEED
-                w_crit_n[i, k], w_crit_s[i, k] = amount[0], amount[1] if amount[0] else 0
-                expr = cond.tick_expression(cr, ConditionInstance(name="bleeding", value=eff.amount))
-                btypes = expr.parts[0].types if expr is not None else frozenset()
-                w_crit_prof[i, k] = profile(("tick", btypes, False, frozenset(), frozenset(), False),
-                                            amount[0] * max(amount[1], 1) + amount[2])  # fmt: skip
-                w_crit_dc[i, k] = amount[2]  # bleed's flat part rides in the DC slot (no DC for bleed)
-                continue
-            if eff.name == "burn":
-                text = eff.amount or cond.BURNING_DEFAULT
+            if eff.name in _TICKING:
+                # bleed and burn: a ticking condition; its dice and the profile of its damage against each target
+                condition, code, fallback = _TICKING[eff.name]
+                text = eff.amount or (cond.BURNING_DEFAULT if eff.name == "burn" else None)
+                assert text is not None
                 amount = _one_dice_part(parse(text))
                 assert amount is not None
-                w_crit[i, k] = CRIT_BURN
+                w_crit[i, k] = code
                 w_crit_n[i, k], w_crit_s[i, k] = amount[0], amount[1] if amount[0] else 0
-                expr = cond.tick_expression(cr, ConditionInstance(name="burning", value=eff.amount))
-                # burning always deals fire damage (the rule in conditions.tick_expression); None only when the
-                # attacker itself is immune to burning, which says nothing about the type
-                btypes = expr.parts[0].types if expr is not None else frozenset({"fire"})
+                expr = cond.tick_expression(cr, ConditionInstance(name=condition, value=eff.amount))
+                # None only when the attacker itself is immune to the condition, which says nothing of the type
+                btypes = expr.parts[0].types if expr is not None else fallback
                 w_crit_prof[i, k] = profile(("tick", btypes, False, frozenset(), frozenset(), False),
                                             amount[0] * max(amount[1], 1) + amount[2])  # fmt: skip
-                w_crit_dc[i, k] = amount[2]  # the flat part rides in the DC slot, as for bleed
+                w_crit_dc[i, k] = amount[2]  # the flat part rides in the DC slot (neither has a DC)
                 continue
             w_crit[i, k] = CRIT_STAGGER if eff.name == "staggered" else CRIT_DEAFEN
             w_crit_dc[i, k] = criticals.critical_dc(w, cr, opts) or 0

@@ -30,6 +30,7 @@ class _Ready:
     compiled: Compiled
     state: Any
     model: Any
+    who: list[tuple[str, str, bool]]  # per combatant: id, side, player character
 
 
 _CACHE: dict[int, _Ready] = {}
@@ -45,7 +46,8 @@ def compiled(enc: Encounter) -> _Ready:
     state, _ = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id))
     if len(_CACHE) > 16:
         _CACHE.clear()
-    ready = _CACHE[id(enc)] = _Ready(enc, comp, state, kf.model_struct(m))
+    who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
+    ready = _CACHE[id(enc)] = _Ready(enc, comp, state, kf.model_struct(m), who)
     return ready
 
 
@@ -63,12 +65,10 @@ def kernel_batch(enc: Encounter, seeds: list[int], indexes: list[int], max_round
     comb_out = np.zeros((k, m.n, kf.COLUMNS), dtype=np.int64)
     folded = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
     kf.play_batch(ready.model, ready.state, folded, max_rounds, fight_out, comb_out)
-    comp = ready.compiled
-    m = comp.model
-    who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
     fights, rows = fight_out.tolist(), comb_out.tolist()
     return [
-        _result(comp, who, fights[i], rows[i], index=indexes[i], seed=seeds[i], max_rounds=max_rounds) for i in range(k)
+        _result(ready.compiled, ready.who, fights[i], rows[i], index=indexes[i], seed=seeds[i], max_rounds=max_rounds)
+        for i in range(k)
     ]
 
 
@@ -158,8 +158,7 @@ def kernel_fight(
     if n > log_rows:
         raise ValueError(f"the fight's log has {n} rows, more than the {log_rows} kept: raise log_rows")
     fights = np.array([[arrays["sc"][kf.WINNER], arrays["sc"][kf.ROUND], arrays["sc"][kf.REASON_SC]]])
-    comp = ready.compiled
-    who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
-    result = _result(comp, who, fights.tolist()[0], arrays["res"].tolist(), index=0, seed=seed, max_rounds=max_rounds)
+    result = _result(ready.compiled, ready.who, fights.tolist()[0], arrays["res"].tolist(), index=0, seed=seed,
+                     max_rounds=max_rounds)  # fmt: skip
     rows = tuple(tuple(int(v) for v in row) for row in arrays["log"][:n])
     return KernelFight(result, rows)
