@@ -10,15 +10,14 @@ details and printed):
 * ``fight_<policy>``: one fight played to its end by the full engine in this process, for each policy
   (``simple``, ``tactical``), timed fight by fight in CPU time of this process (so other work on the machine
   does not count) after a warm-up (the caches a long simulation keeps warm: parsed map, exact odds);
-* ``kernel_simple``: fights of the simple policy played by the compiled kernel (``sftactics.sim.kernel``),
-  CPU time per fight measured over blocks of fights (a fight is too short to time alone) after a warm-up of
-  the same size as the measurement (the kernel's cover cache fills as fights visit new positions); goal
-  0.4 ms (2,500 fights/s/core). ``kernel_simple_cold`` is the first block of a fresh process (the cover cache
-  empty, the compiled code loaded from numba's cache);
+* ``kernel_<policy>``: fights of the policy played by the compiled kernel (``sftactics.sim.kernel``), CPU
+  time per fight measured over blocks of fights (a fight is too short to time alone) after a warm-up of the
+  same size as the measurement (the kernel's cover cache fills as fights visit new positions); goals 0.4 ms
+  for the simple policy (2,500 fights/s/core) and 4 ms for the tactical one (250 fights/s/core).
+  ``kernel_<policy>_cold`` is the first block of a fresh process (the cover cache empty, the compiled code
+  loaded from numba's cache);
 * ``simulate_<policy>_<k>w``: the wall-clock time per fight of ``simulate()`` with the local backend and ``k``
-  worker processes (process start-up included), to show how it scales; for the simple policy it is the
-  kernel that plays (``engine="auto"``), for the tactical policy the engine. Goal for the tactical policy:
-  4 ms (250 fights/s/core).
+  worker processes (process start-up included), to show how it scales; the kernel plays (``engine="auto"``).
 """
 
 from __future__ import annotations
@@ -69,7 +68,7 @@ def _benchmark() -> Any:
     return _ENCOUNTER[0]
 
 
-def _kernel_blocks(blocks: int, size: int, offset: int) -> tuple[list[float], int]:
+def _kernel_blocks(blocks: int, size: int, offset: int, policy: str = "simple") -> tuple[list[float], int]:
     """CPU ms per fight of the compiled kernel, one figure per block of ``size`` fights; and the cover misses."""
     from sftactics.sim.kernel import geo
     from sftactics.sim.kernel.run import kernel_batch
@@ -81,7 +80,7 @@ def _kernel_blocks(blocks: int, size: int, offset: int) -> tuple[list[float], in
         idx = list(range(offset + b * size, offset + (b + 1) * size))
         seeds = [fight_seed(0, i) for i in idx]
         t0 = time.process_time()
-        kernel_batch(enc, seeds, idx, 50)
+        kernel_batch(enc, seeds, idx, 50, {"*": policy})
         out.append((time.process_time() - t0) * 1000 / size)
     return out, geo.cover_fallback_calls() - misses
 
@@ -113,8 +112,7 @@ def run(quick: bool = False, fights: int | None = None, workers: tuple[int, ...]
                 f"fight_{policy}",
                 f"one full fight with the {policy} policy, played by the engine in one process (CPU time)",
                 times,
-                # the simple policy's goal is the compiled kernel's (kernel_simple); the engine has no goal there
-                GOALS_MS[policy] if policy == "tactical" else None,
+                None,  # the goals are the compiled kernel's (kernel_<policy>)
                 {
                     "mean_ms": round(mean, 2),
                     "fights_per_second_per_core": round(1000 / mean, 2),
@@ -122,48 +120,49 @@ def run(quick: bool = False, fights: int | None = None, workers: tuple[int, ...]
                 },
             )
         )
-    blocks, size = (2, 50) if quick else (10, 500)
     from sftactics.sim.kernel import geo
     from sftactics.sim.kernel.run import compiled, kernel_batch
 
-    ready = compiled(_benchmark())  # the model built, the compiled code loaded; then an empty cache:
-    kernel_batch(ready.encounter, [1], [0], 50)
-    geo.cover_cache(ready.compiled.model.map_id).clear()
-    cold, _ = _kernel_blocks(1, size, offset=1_000_000)  # the first block of a new process
-    _kernel_blocks(blocks, size, offset=2_000_000)  # warm-up: as many fights as are measured
-    times, misses = _kernel_blocks(blocks, size, offset=0)
-    mean = statistics.fmean(times)
-    figures.append(
-        Figure.from_runs(
-            "kernel_simple",
-            f"fights of the simple policy played by the compiled kernel, CPU ms per fight over blocks of {size}",
-            times,
-            GOALS_MS["simple"],
-            {
-                "mean_ms": round(mean, 4),
-                "fights_per_second_per_core": round(1000 / mean),
-                "goal_fights_per_second_per_core": round(1000 / GOALS_MS["simple"]),
-                "fights": blocks * size,
-                "cover_cache_misses": misses,
-            },
+    for policy in POLICIES:
+        blocks, size = (2, 20) if quick else ((10, 500) if policy == "simple" else (10, 200))
+        ready = compiled(_benchmark(), {"*": policy})  # the model built, the compiled code loaded; then:
+        kernel_batch(ready.encounter, [1], [0], 50, {"*": policy})
+        geo.cover_cache(ready.compiled.model.map_id).clear()  # an empty cache
+        cold, _ = _kernel_blocks(1, size, 1_000_000, policy)  # the first block of a new process
+        _kernel_blocks(blocks, size, 2_000_000, policy)  # warm-up: as many fights as are measured
+        times, misses = _kernel_blocks(blocks, size, 0, policy)
+        mean = statistics.fmean(times)
+        figures.append(
+            Figure.from_runs(
+                f"kernel_{policy}",
+                f"fights of the {policy} policy played by the compiled kernel, CPU ms per fight over blocks of {size}",
+                times,
+                GOALS_MS[policy],
+                {
+                    "mean_ms": round(mean, 4),
+                    "fights_per_second_per_core": round(1000 / mean),
+                    "goal_fights_per_second_per_core": round(1000 / GOALS_MS[policy]),
+                    "fights": blocks * size,
+                    "cover_cache_misses": misses,
+                },
+            )
         )
-    )
-    figures.append(
-        Figure.from_runs(
-            "kernel_simple_cold",
-            f"the first {size} kernel fights of a fresh process (cover cache empty), CPU ms per fight",
-            cold,
-            None,
-            {"fights_per_second_per_core": round(1000 / cold[0])},
+        figures.append(
+            Figure.from_runs(
+                f"kernel_{policy}_cold",
+                f"the first {size} kernel fights of a fresh process (cover cache empty), CPU ms per fight",
+                cold,
+                None,
+                {"fights_per_second_per_core": round(1000 / cold[0])},
+            )
         )
-    )
     if not quick:
         job_enc = benchmark_encounter()
         for policy in POLICIES:
-            n = 20_000 if policy == "simple" else 4 * (fights or FIGHTS[policy]) // 2
+            n = 20_000 if policy == "simple" else 4_000
             base = None
             for k in workers:
-                job = SimJob(job_enc, {"*": policy}, seed=1)  # simple: the kernel plays (engine="auto")
+                job = SimJob(job_enc, {"*": policy}, seed=1)  # the kernel plays (engine="auto")
                 t0 = time.perf_counter()
                 summary = simulate(job, n, workers=k, backend="local")
                 wall = time.perf_counter() - t0

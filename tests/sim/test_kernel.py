@@ -610,21 +610,22 @@ def test_unsupported_names_its_reasons() -> None:
 
 
 def test_compiled_engine_refuses_other_policies() -> None:
-    job = SimJob(duel(), {"*": "tactical"}, engine="compiled")
-    with pytest.raises(ValueError, match="tactical"):
+    job = SimJob(duel(), {"*": "engine"}, engine="compiled")
+    with pytest.raises(ValueError, match="engine"):
         job.compiled()
-    mixed = SimJob(duel(), {"*": "simple", "beasts": "tactical"}, engine="compiled")
-    with pytest.raises(ValueError, match="side beasts: the tactical policy"):
+    mixed = SimJob(duel(), {"*": "simple", "beasts": "engine"}, engine="compiled")
+    with pytest.raises(ValueError, match="side beasts: the engine policy"):
         mixed.compiled()
+    assert SimJob(duel(), {"*": "simple", "beasts": "tactical"}, engine="compiled").compiled()
     with pytest.raises(ValueError, match="hidden or unaware"):
         SimJob(scenario("corridor-ambush"), {"*": "simple"}, engine="compiled").compiled()
 
 
 def test_auto_falls_back_to_the_engine() -> None:
-    tactical = SimJob(duel(), {"*": "tactical"}, seed=2, engine="auto")
-    assert not tactical.compiled()
-    assert tactical.kernel_refusals()
-    assert simulate(tactical, 2, workers=1).meta["engine"] == "full"
+    builtin = SimJob(duel(), {"*": "engine"}, seed=2, engine="auto")
+    assert not builtin.compiled()
+    assert builtin.kernel_refusals()
+    assert simulate(builtin, 2, workers=1).meta["engine"] == "full"
     ambush = SimJob(scenario("corridor-ambush"), {"*": "simple"}, seed=2, engine="auto")
     assert not ambush.compiled()
     assert simulate(ambush, 1, workers=1).meta["engine"] == "full"

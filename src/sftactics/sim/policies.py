@@ -488,7 +488,7 @@ class TacticalPolicy:
         spots = [sq for sq, c in rm.cost.items() if c <= limit and sq not in rm.squeezed]
         if not spots:
             return False
-        best = max(spots, key=far)
+        best = max(spots, key=lambda sq: (*far(sq), -sq[0], -sq[1]))  # ties: the lowest x, then y
         if far(best)[0] <= far(me.position)[0]:
             return False
         if full and try_command(fight, Withdraw(actor=me.id, to=best)):

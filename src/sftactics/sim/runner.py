@@ -80,8 +80,8 @@ class SimJob:
         """Why the compiled kernel cannot play this job (empty: it can)."""
         from sftactics.sim.kernel.model import unsupported
 
-        out = [f"side {side}: the {name} policy (the kernel plays the simple policy)"
-               for side, name in self.policy_map().items() if name != "simple"]  # fmt: skip
+        out = [f"side {side}: the {name} policy (the kernel plays the simple and tactical policies)"
+               for side, name in self.policy_map().items() if name not in ("simple", "tactical")]  # fmt: skip
         return out + unsupported(self.encounter)
 
     def compiled(self) -> bool:
@@ -113,7 +113,8 @@ def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
         from sftactics.sim.kernel.run import kernel_batch
 
         indexes = list(range(start, stop))
-        return kernel_batch(job.encounter, [fight_seed(job.seed, i) for i in indexes], indexes, job.max_rounds)
+        seeds = [fight_seed(job.seed, i) for i in indexes]
+        return kernel_batch(job.encounter, seeds, indexes, job.max_rounds, job.policy_map())
     out = []
     names = job.policy_map()
     for i in range(start, stop):

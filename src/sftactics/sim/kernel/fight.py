@@ -54,6 +54,7 @@ from numba.experimental import structref
 from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
+from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
 from sftactics.sim.kernel.geo import (
     can_aoo_geometry,
     cover_kind,
@@ -82,21 +83,28 @@ COLUMNS = 12
 # death causes
 CAUSE_NONE, CAUSE_MASSIVE, CAUSE_ZERO_HP, CAUSE_RP = 0, 1, 2, 3
 # fight results: columns of ``fight_out``
-F_WINNER, F_ROUNDS, F_REASON = range(3)
-REASON_END, REASON_LIMIT = 0, 1
+F_WINNER, F_ROUNDS, F_REASON, F_CONCEDED = range(4)
+REASON_END, REASON_LIMIT, REASON_CONCEDE = 0, 1, 2
+#: Policies by code (``State.pol``, per combatant).
+POLICY_SIMPLE, POLICY_TACTICAL = 0, 1
 # log rows: (kind, round, a, b, c, d, e, f)
 LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RESOLVE, LOG_GRENADE, LOG_END, LOG_DIE = (
     range(1, 12)
 )
+#: A plan the tactical policy weighed: (kind, round, command, arg, second command, arg, value x 10^4, weapon)
+LOG_PLAN = 12
 LOG_WIDTH = 8
 TOTAL_COVER = 5
 CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN = 1, 2, 3, 4
+#: A charge's penalty to the attack and to the charger's AC (``actions_rules.CHARGE_PENALTY``, ACT-50).
+CHARGE_PENALTY = _CHARGE_PENALTY
 #: Burning instances kept per creature (CON-05: every source burns; more are not kept).
 BURNS = 16
 
 
 # the fight's scalars: ``st.sc[...]``
-ROUND, CUR, STD, MOVE, DIAG, FRESH, ENDED, WINNER, REASON_SC, SCRIPT_POS, SCRIPT_N = range(11)
+ROUND, CUR, STD, MOVE, DIAG, FRESH, ENDED, WINNER, REASON_SC, SCRIPT_POS, SCRIPT_N, TSTAMP, CONCEDED = range(13)
+SCALARS = 16
 
 
 @_jit
@@ -315,7 +323,8 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
     pa = st.pos[a]
     pt = st.pos[t]
     melee = m.w_melee_geom[a, k]
-    bonus = m.atk[a, k, t]
+    down = _down_now(st, t)
+    bonus = m.atk_down[a, k, t] if down else m.atk[a, k, t]
     if melee:
         if not threatens(pa, pt, w, m.w_reach[a, k], True):
             return False, 0, 0
@@ -328,7 +337,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
     kind = cover_kind(st.cover_cache, m.map_id, w, pa, pt, not melee, st.crowd, count)
     if kind == TOTAL_COVER:
         return False, 0, 0
-    ac = m.ac[a, k, t] + m.cover_ac[kind]
+    ac = (m.ac_down[a, k, t] if down else m.ac[a, k, t]) + m.cover_ac[kind] - (CHARGE_PENALTY if st.charging[t] else 0)
     if melee and m.armed[a] and m.w_reach[a, k] > 0 and _threatens_target(m, st, a, m.w_zone[a, k], t):
         for p in range(m.n):
             if p in (a, t) or _out(st, p) or m.side[p] == m.side[t]:
@@ -422,10 +431,12 @@ def _roll_damage(st: Any, n: int, s: int, flat: int, times: int) -> int:
 
 
 @_jit
-def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool) -> None:
+def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: int = 0) -> None:
+    """``one_attack``; ``extra``: a penalty of the action (-4 in a full attack)."""
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
     if not ok:
         return
+    bonus += extra
     d = _die(st, 20)
     total = d + bonus
     hit = total >= ac
@@ -481,8 +492,9 @@ def _provoke_all(m: Any, st: Any, c: int) -> None:
 
 # ---------------------------------------------------------------- movement
 @_jit
-def _occupancy(m: Any, st: Any, c: int) -> None:
-    """``movement.occupants`` as the search's arrays (set for the others' squares; :func:`_clear` undoes)."""
+def _occupancy(m: Any, st: Any, c: int, charging: bool = False) -> None:
+    """``movement.occupants`` as the search's arrays (set for the others' squares; :func:`_clear` undoes).
+    ``charging``: no passing through allies either (MOV-13)."""
     for o in range(m.n):
         if o == c or st.dead[o]:
             continue
@@ -490,7 +502,7 @@ def _occupancy(m: Any, st: Any, c: int) -> None:
         if _down_now(st, o):  # helpless: pass and stop
             continue
         st.stoppable[q] = False
-        if m.side[o] != m.side[c]:
+        if m.side[o] != m.side[c] or charging:
             st.passable[q] = False
 
 
@@ -503,8 +515,8 @@ def _clear(m: Any, st: Any) -> None:
 
 
 @_jit
-def _search(m: Any, st: Any, c: int, goal: int) -> None:
-    search(m.step_to, m.step_k, m.step_diag, st.pos[c], st.sc[DIAG] & 1, m.speed[c], st.passable, st.stoppable,
+def _search(m: Any, st: Any, c: int, goal: int, budget: int) -> None:
+    search(m.step_to, m.step_k, m.step_diag, st.pos[c], st.sc[DIAG] & 1, budget, st.passable, st.stoppable,
            st.extra_k, st.provoking, m.hampered_diagonal_counts, goal, st.dist, st.parent, st.heap,
            st.best_cost, st.best_prov, st.best_state, m.width)  # fmt: skip
 
@@ -557,19 +569,23 @@ def _approach_pick(st: Any, q: int, cost: int, pt: int, w: int, nm: int, best: i
 
 
 @_jit
-def _prepare_move(m: Any, st: Any, c: int) -> int:
+def _prepare_move(m: Any, st: Any, c: int, actions: int = 1, exempt_start: bool = False, charging: bool = False) -> int:
     """The movement search from where ``c`` stands, with the squares it would provoke in leaving marked: the
     enemies that could react (``reactions.threats_against``) go to ``st.threat_ids`` (their count returned).
     Costs come first in the search's key, so one search serves both the choice of a square (``reachable``) and
-    the path to it with the fewest provocations (``find_path``). :func:`_unmark` undoes the marks."""
+    the path to it with the fewest provocations (``find_path``). :func:`_unmark` undoes the marks. ``actions``
+    2: a budget of twice the speed (a withdrawal); ``exempt_start``: leaving the starting square provokes
+    nothing (ACT-55); ``charging``: allies' squares may not be passed (MOV-13)."""
     nthreat = 0
     for e in range(m.n):
         if m.zone[e] >= 0 and _can_take_aoo(m, st, e, c):
             st.threat_ids[nthreat] = e
             nthreat += 1
     _mark(m, st, nthreat, True)  # the provoking squares: every square an able enemy that could react threatens
-    _occupancy(m, st, c)
-    _search(m, st, c, -1)
+    if exempt_start:
+        st.provoking[st.pos[c]] = False  # (left so for path_to; _unmark clears every marked square anyway)
+    _occupancy(m, st, c, charging)
+    _search(m, st, c, -1, actions * m.speed[c])
     _clear(m, st)
     return nthreat
 
@@ -597,15 +613,20 @@ def _mark(m: Any, st: Any, nthreat: int, value: bool) -> None:
 
 
 @_jit
-def _move(m: Any, st: Any, c: int, dest: int, nthreat: int) -> None:
+def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) -> None:
     """``do_move`` after :func:`_prepare_move`: the path with the fewest provocations, attacks of opportunity
-    where it leaves threatened squares (each enemy once), a mover that drops stays where it was."""
+    where it leaves threatened squares (each enemy once), a mover that drops stays where it was. ``full``: the
+    movement of a full action (a withdrawal)."""
     w = m.width
     squares, leaving = path_to(dest, st.best_state, st.parent, st.provoking)
     _unmark(m, st, nthreat)
     if squares.shape[0] == 0:
         return
-    _spend(st, 1)
+    if full:
+        st.sc[STD] = 1
+        st.sc[MOVE] = 1
+    else:
+        _spend(st, 1)
     _log(st.log, st.nlog, 3, st.sc[ROUND], c, squares[0], dest, st.best_cost[dest], 0, 0)
     done = 0
     for li in range(leaving.shape[0]):
@@ -852,7 +873,15 @@ def _first_attack_weapon(m: Any, c: int) -> int:
 
 @_jit
 def _simple_turn(m: Any, st: Any, c: int) -> None:
-    # Resolve at the start of the turn (INJ-11, INJ-12)
+    if _resolve_start(m, st, c, False):
+        _simple_actions(m, st, c)
+
+
+@_jit
+def _resolve_start(m: Any, st: Any, c: int, keep_reserve: bool) -> bool:
+    """Resolve at the start of the turn (INJ-11, INJ-12): a dying creature stabilizes if it can (and its turn
+    is over: False); a stable one at 0 HP stays in the fight (with ``keep_reserve``, only while it keeps enough
+    to stabilize again)."""
     if st.dying[c]:
         if st.rp[c] >= m.stab_cost[c]:
             st.rp[c] -= m.stab_cost[c]
@@ -862,9 +891,14 @@ def _simple_turn(m: Any, st: Any, c: int) -> None:
             st.stable[c] = True
             _track(st, c, -1, -1)
             _log(st.log, st.nlog, 8, st.sc[ROUND], c, 1, m.stab_cost[c], 0, 0, 0)
-        return
+        return False
     if (
-        st.stable[c] and st.hp[c] == 0 and st.rp[c] >= 1 and st.stab_round[c] != st.sc[ROUND] and st.sc[FRESH]
+        st.stable[c]
+        and st.hp[c] == 0
+        and st.rp[c] >= 1
+        and st.stab_round[c] != st.sc[ROUND]
+        and st.sc[FRESH]
+        and not (keep_reserve and st.rp[c] - 1 < m.stab_cost[c])
     ):  # INJ-12: stay in the fight
         st.rp[c] -= 1
         st.res[c, 3] += 1
@@ -879,6 +913,36 @@ def _simple_turn(m: Any, st: Any, c: int) -> None:
         st.hp_dmg_round[c] = -1
         _track(st, c, -1, -1)
         _log(st.log, st.nlog, 8, st.sc[ROUND], c, 2, 1, 0, 0, 0)
+    return True
+
+
+@_jit
+def _attack_now(m: Any, st: Any, c: int, t: int, k: int, full: bool) -> None:
+    """``do_attack`` (or ``do_full_attack``: two attacks at -4, the second if the target still lives) after
+    the checks: the action, the ammunition, attacks of opportunity for a ranged attack, the attacks."""
+    if full:
+        st.sc[STD] = 1
+        st.sc[MOVE] = 1
+    else:
+        _spend(st, 0)
+    st.sc[FRESH] = 0
+    shots = 2 if full else 1
+    if m.w_cap[c, k] >= 0:
+        st.ammo[c, k] -= m.w_usage[c, k] * shots
+    if not m.w_is_melee[c, k]:
+        _provoke_all(m, st, c)
+    if _out(st, c):
+        _check_end(m, st)
+        return
+    _one_attack(m, st, c, t, k, False, -4 if full else 0)
+    if full and not st.dead[t] and not _out(st, c):
+        _one_attack(m, st, c, t, k, False, -4)
+    _check_end(m, st)
+
+
+@_jit
+def _simple_actions(m: Any, st: Any, c: int) -> None:
+    """The simple policy's actions after Resolve (``SimplePolicy.__call__``)."""
     for moves in range(3):
         if st.sc[ENDED]:
             return
@@ -914,15 +978,7 @@ def _simple_turn(m: Any, st: Any, c: int) -> None:
                     st.sc[FRESH] = 0
                     continue
             else:
-                _spend(st, 0)
-                st.sc[FRESH] = 0
-                if cap >= 0:
-                    st.ammo[c, weapon] -= m.w_usage[c, weapon]
-                if not m.w_is_melee[c, weapon]:
-                    _provoke_all(m, st, c)
-                if not _out(st, c):
-                    _one_attack(m, st, c, t, weapon, False)
-                _check_end(m, st)
+                _attack_now(m, st, c, t, weapon, False)
                 break
         if moves >= 2:
             break
@@ -1003,6 +1059,7 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
     _expire(m, st, c, False)
     st.sc[CUR] = c
     st.react_used[c] = False
+    st.charging[c] = False  # ACT-50: until the start of its next turn
     st.sc[STD] = 0
     st.sc[MOVE] = 0
     st.sc[DIAG] = 0
@@ -1187,6 +1244,57 @@ STATE_FIELDS = (
     "best_cost",
     "best_prov",
     "best_state",
+    "pol",
+    "charging",
+    "retreating",
+    "focus",
+    "dist2",
+    "parent2",
+    "heap2",
+    "bc2",
+    "bp2",
+    "bs2",
+    "dist3",
+    "parent3",
+    "heap3",
+    "r2c",
+    "r2s",
+    "noprov",
+    "t_foes",
+    "t_friends",
+    "t_zones",
+    "t_tmp",
+    "t_n",
+    "t_rw",
+    "thr",
+    "thr_stamp",
+    "rk",
+    "rk_stamp",
+    "o_v",
+    "o_c",
+    "o_t",
+    "o_k",
+    "r_v",
+    "r_t",
+    "r_k",
+    "r_b",
+    "r_a",
+    "x_t",
+    "x_k",
+    "x_b",
+    "x_a",
+    "g_v",
+    "g_p",
+    "keys",
+    "fkeys",
+    "sqs",
+    "sqs2",
+    "costs",
+    "idx",
+    "cand",
+    "p_v",
+    "p_n",
+    "p_c",
     "log",
     "nlog",
     "script",
@@ -1215,12 +1323,19 @@ def model_struct(model: Model) -> ModelStruct:
 
 
 def new_state(
-    n: int, weapons: int, squares: int, cover_cache: Any, log_rows: int = 0, script: list[int] | None = None
+    n: int,
+    weapons: int,
+    squares: int,
+    cover_cache: Any,
+    log_rows: int = 0,
+    script: list[int] | None = None,
+    grenade_values: int = 1,
 ) -> tuple[State, dict[str, Any]]:
     """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
     the kernel takes and its fields by name (the same arrays, for reading results from Python). ``log_rows``:
     room for the log (none by default: the log is optional and costs nothing when absent). ``script``: dice
-    values to use, in order, before the generator's (for tests: the same dice as a scripted engine fight)."""
+    values to use, in order, before the generator's (for tests: the same dice as a scripted engine fight).
+    ``grenade_values``: room for the longest grenade distribution of the tactical policy's tables."""
 
     def i64(k: int) -> NDArray[np.int64]:
         return np.zeros(k, dtype=np.int64)
@@ -1228,8 +1343,29 @@ def new_state(
     def b(k: int) -> NDArray[np.bool_]:
         return np.zeros(k, dtype=np.bool_)
 
+    def f64(*shape: int) -> NDArray[np.float64]:
+        return np.zeros(shape, dtype=np.float64)
+
+    e = 2 * n * weapons + 8
+    tactical = (
+        i64(n), b(n), b(n), np.full(n, -1, dtype=np.int64),
+        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
+        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
+        np.zeros(squares, dtype=np.bool_),
+        i64(n), i64(n), i64(n), i64(n), i64(8), i64(weapons),
+        f64(n), np.full(n, -1, dtype=np.int64), f64(2, squares), np.full((2, squares), -1, dtype=np.int64),
+        f64(e), i64(e), i64(e), i64(e),
+        f64(e), i64(e), i64(e), i64(e), i64(e),
+        i64(e), i64(e), i64(e), i64(e),
+        i64(grenade_values + 1), f64(grenade_values + 1),
+        np.zeros((squares + 16, 5), dtype=np.int64), f64(squares + 16, 3), i64(squares + 16), i64(squares + 16),
+        i64(squares + 16), i64(squares + 16), i64(2 * squares + 16),
+        f64(1), i64(8), i64(6),
+    )  # fmt: skip
     values = (
-        i64(11), i64(n), i64(n), i64(n), i64(n), i64(n),
+        i64(SCALARS), i64(n), i64(n), i64(n), i64(n), i64(n),
         b(n), b(n), b(n), b(n), b(n), i64(n), b(n), b(n), i64(n), i64(n), b(n), b(n),
         np.zeros((n, weapons), dtype=np.int64),
         i64(n), i64(n), i64(n), i64(n),
@@ -1242,6 +1378,7 @@ def new_state(
         np.zeros(squares, dtype=np.bool_),
         i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
+        *tactical,
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
         np.array(script or [0], dtype=np.int64),
         cover_cache,
@@ -1259,7 +1396,16 @@ def _reset(m: Any, st: Any) -> None:
     st.sc[SCRIPT_N] = script_n
     st.sc[CUR] = -1
     st.sc[WINNER] = -1
+    st.sc[CONCEDED] = -1
     st.nlog[0] = 0
+    for c in range(st.focus.shape[0]):
+        st.focus[c] = -1
+        st.retreating[c] = False
+        st.charging[c] = False
+        st.thr_stamp[c] = -1
+    for q in range(st.rk_stamp.shape[1]):
+        st.rk_stamp[0, q] = -1
+        st.rk_stamp[1, q] = -1
     for c in range(m.n):
         st.pos[c] = m.pos0[c]
         st.hp[c] = m.hp0[c]
@@ -1297,75 +1443,3 @@ def _reset(m: Any, st: Any) -> None:
         st.res[c, CAUSE_W] = -1
         st.res[c, DROP_A] = -1
         st.res[c, DROP_W] = -1
-
-
-@_jit
-def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
-    """One whole fight from the model's starting state; the results stay in ``st`` (``sc``, ``res``). A
-    script (see :func:`new_state`) is read from its start again."""
-    np.random.seed(seed)
-    _reset(m, st)
-    _initiative(m, st)
-    rnd = 1
-    while True:
-        st.sc[ROUND] = rnd
-        # past the round limit the engine still starts the round and its turns up to the first creature with a
-        # decision to make (bleeding, dying creatures' turns), then the GM ends the fight (``run_fight``)
-        limit = rnd > max_rounds
-        _expire(m, st, -1, True)
-        for c in range(m.n):
-            st.burn_taken[c] = 0
-        for i in range(m.n):
-            c = st.order[i]
-            if st.dead[c]:
-                continue
-            _start_turn(m, st, c)
-            if st.sc[ENDED]:
-                break
-            if not _can_choose(m, st, c):
-                _end_turn(m, st, c)
-                if st.sc[ENDED]:
-                    break
-                continue
-            if limit:
-                break
-            _simple_turn(m, st, c)
-            if st.sc[ENDED]:
-                break
-            _end_turn(m, st, c)
-            if st.sc[ENDED]:
-                break
-        if st.sc[ENDED]:
-            break
-        if limit:
-            st.sc[REASON_SC] = REASON_LIMIT
-            side = _able_side(m, st)  # EndCombat: the one side still able to fight, if only one
-            st.sc[WINNER] = side if side >= 0 else -1
-            break
-        rnd += 1
-    st.sc[CUR] = -1
-    for c in range(m.n):
-        st.res[c, DIED] = 1 if st.dead[c] else 0
-        st.res[c, DYING_END] = 1 if st.dying[c] else 0
-    _log(st.log, st.nlog, LOG_END, st.sc[ROUND], st.sc[WINNER], st.sc[REASON_SC], 0, 0, 0, 0)
-
-
-@_jit
-def play_batch(
-    m: Any,
-    st: Any,
-    seeds: NDArray[np.int64],
-    max_rounds: int,
-    fight_out: NDArray[np.int64],
-    comb_out: NDArray[np.int64],
-) -> None:
-    """Play one fight per seed (seeds as 32-bit values) into ``fight_out[i]`` (winner side index or -1, rounds,
-    reason) and ``comb_out[i]`` (per combatant, the ``COLUMNS``)."""
-    for i in range(seeds.shape[0]):
-        play(m, st, seeds[i], max_rounds)
-        fight_out[i, F_WINNER] = st.sc[WINNER]
-        fight_out[i, F_ROUNDS] = st.sc[ROUND]
-        fight_out[i, F_REASON] = st.sc[REASON_SC]
-        for c in range(m.n):
-            for j in range(COLUMNS):
-                comb_out[i, c, j] = st.res[c, j]

@@ -38,6 +38,7 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
 from sftactics.sim.kernel import geo
+from sftactics.sim.kernel import tables as tables_mod
 
 I32 = NDArray[np.int32]
 I64 = NDArray[np.int64]
@@ -142,6 +143,30 @@ class Model(NamedTuple):
     b_off: I32  # [R, P+1]: burst squares per point for each grenade radius (CSR offsets into b_sq)
     b_sq: I32
     w_bidx: I32  # [N, W]: the burst table of a grenade
+    atk_down: I32  # [N, W, N] attack bonus against the target while it is down (unconscious at 0 HP)
+    ac_down: I32  # [N, W, N] the AC then
+    # the tactical policy's numbers (:mod:`sftactics.sim.kernel.tables`; tiny placeholders unless asked for)
+    tactical: bool
+    tw: NDArray[np.float64]  # TacticalWeights, in TACTICAL_WEIGHTS order
+    w_rank: I32  # [N, W] order of the weapon names (ties in the policies)
+    w_unwieldy: B
+    w_range_ft: I32  # [N, W] range increment as written (0 for melee)
+    stat_pool: I32  # [N] Stamina and Hit Points of the stat block
+    medicine: I32  # [N] Medicine bonus, OUT_OF_RANGE without the skill
+    t_off: I64  # [N, W, N, NEEDS, 2] damage distribution of 1 or 2 attacks by the d20 roll needed: offset
+    t_len: I32
+    t_mean: NDArray[np.float64]
+    t_hit: NDArray[np.float64]
+    t_val: I32  # the distributions' values, ascending
+    t_prob: NDArray[np.float64]
+    g_off: I64  # [N, W, N] a grenade's damage on a target, full and halved, over a common denominator
+    g_len: I32
+    g_den: I64
+    g_val: I32
+    g_nf: I64
+    g_nh: I64
+    cover_side: I32  # [S] directions (bit (sx + 1) * 3 + sy + 1) with a cover object or low obstacle next to it
+    charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
 
 
 @dataclass(frozen=True)
@@ -262,14 +287,21 @@ def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
 
 
 # ---------------------------------------------------------------- building
+def _down(cr: Any) -> Any:
+    """The creature unconscious and dying at 0 HP (helpless: its saves and AC then)."""
+    return cond.add_condition(cond.add_condition(cr, ConditionInstance(name="unconscious")),
+                              ConditionInstance(name="dying"))  # fmt: skip
+
+
 def _flat_roll(amount: int, types: frozenset[str]) -> damage.DamageRoll:
     """A damage roll of exactly ``amount`` with ``types`` (as the weapon's part would split it)."""
     expr = DiceExpr((Part((DiceTerm(amount, 0, 1),), types),))
     return damage.roll_damage(expr, Breakdown("none", 0, ()), SeededDice(0), purpose="table")
 
 
-def compile_encounter(enc: Encounter) -> Compiled:
-    """Build the kernel's arrays for ``enc`` (see :func:`unsupported` first)."""
+def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
+    """Build the kernel's arrays for ``enc`` (see :func:`unsupported` first); with ``tactical``, the tables the
+    tactical policy decides by (:mod:`sftactics.sim.kernel.tables`)."""
     why = unsupported(enc)
     if why:
         raise ValueError("the compiled kernel cannot play this encounter: " + "; ".join(why))
@@ -304,6 +336,8 @@ def compile_encounter(enc: Encounter) -> Compiled:
     w_zone = arr((n, wmax), -1)
     w_range = arr((n, wmax, dmax), OUT_OF_RANGE)
     atk, ac = arr((n, wmax, n)), arr((n, wmax, n))
+    atk_down, ac_down = arr((n, wmax, n)), arr((n, wmax, n))
+    downed = [_down(c.creature) for c in cs]
     g_atk = arr((n, wmax))
 
     profiles: dict[tuple[Any, ...], int] = {}
@@ -330,8 +364,7 @@ def compile_encounter(enc: Encounter) -> Compiled:
         speed[i] = stats.speed(cr).total
         assert c.position is not None
         pos0[i] = c.position[1] * grid.width + c.position[0]
-        down = cond.add_condition(cond.add_condition(cr, ConditionInstance(name="unconscious")),
-                                  ConditionInstance(name="dying"))  # fmt: skip
+        down = _down(cr)
         for k, name in enumerate(("fort", "ref", "will")):
             saves[i, k] = stats.save_bonus(cr, name, options=opts).total
             saves_down[i, k] = stats.save_bonus(down, name, options=opts).total
@@ -392,6 +425,9 @@ def compile_encounter(enc: Encounter) -> Compiled:
                 extra = attack_terms_against(cr, t.creature, w, opts)
                 atk[i, k, j] = stats.attack_bonus(cr, w, extra=extra, options=opts).total
                 ac[i, k, j] = target_ac(cr, t.creature, w, options=opts)[2].total
+                extra = attack_terms_against(cr, downed[j], w, opts)
+                atk_down[i, k, j] = stats.attack_bonus(cr, w, extra=extra, options=opts).total
+                ac_down[i, k, j] = target_ac(cr, downed[j], w, options=opts)[2].total
             eff = criticals.parse_critical(w.critical) if w.critical else None
             if eff is None or eff.name in _RECORDED_ONLY:
                 continue
@@ -473,6 +509,7 @@ def compile_encounter(enc: Encounter) -> Compiled:
         opts.big_hit_first_costs, opts.massive_damage_at_zero == "hp_damage",
         geo.register_map(grid, gopts), tables.step_to, tables.step_k, tables.step_diag,
         gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
+        atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical),
     )  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)

@@ -17,6 +17,7 @@ from sftactics.encounter.state import Encounter
 from sftactics.sim.fight import death_cause
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import geo
+from sftactics.sim.kernel import loop as kl
 from sftactics.sim.kernel.model import Compiled, compile_encounter
 from sftactics.sim.stats import CombatantOutcome, FightResult
 
@@ -31,24 +32,43 @@ class _Ready:
     state: Any
     model: Any
     who: list[tuple[str, str, bool]]  # per combatant: id, side, player character
+    arrays: dict[str, Any]  # the state's arrays by name
 
 
-_CACHE: dict[int, _Ready] = {}
+_CACHE: dict[tuple[int, bool], _Ready] = {}
+
+#: Policies the kernel plays, by name.
+KERNEL_POLICIES = {"simple": kf.POLICY_SIMPLE, "tactical": kf.POLICY_TACTICAL}
 
 
-def compiled(enc: Encounter) -> _Ready:
-    """The encounter compiled for the kernel, with its fight buffers (once per encounter and process)."""
-    found = _CACHE.get(id(enc))
-    if found is not None and found.encounter is enc:
-        return found
-    comp = compile_encounter(enc)
-    m = comp.model
-    state, _ = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id))
-    if len(_CACHE) > 16:
-        _CACHE.clear()
-    who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
-    ready = _CACHE[id(enc)] = _Ready(enc, comp, state, kf.model_struct(m), who)
-    return ready
+def compiled(enc: Encounter, policies: dict[str, str] | None = None) -> _Ready:
+    """The encounter compiled for the kernel, with its fight buffers (once per encounter and process), each
+    combatant playing its side's policy (``policies``: side -> ``simple`` or ``tactical``; all simple if
+    None)."""
+    policies = policies or {}
+    tactical = "tactical" in policies.values()
+    key = (id(enc), tactical)
+    found = _CACHE.get(key)
+    if found is None or found.encounter is not enc:
+        comp = compile_encounter(enc, tactical=tactical)
+        m = comp.model
+        state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
+                                     grenade_values=int(m.g_len.max()))  # fmt: skip
+        if len(_CACHE) > 16:
+            _CACHE.clear()
+        who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
+        found = _CACHE[key] = _Ready(enc, comp, state, kf.model_struct(m), who, arrays)
+    _set_policies(found, policies)
+    return found
+
+
+def _set_policies(ready: _Ready, policies: dict[str, str]) -> None:
+    pol = ready.arrays["pol"]
+    for c, (_, side, _) in enumerate(ready.who):
+        name = policies.get(side, policies.get("*", "simple"))
+        if name not in KERNEL_POLICIES:
+            raise ValueError(f"the compiled kernel plays the simple and tactical policies, not {name!r}")
+        pol[c] = KERNEL_POLICIES[name]
 
 
 def kernel_seed(seed: int) -> int:
@@ -56,15 +76,17 @@ def kernel_seed(seed: int) -> int:
     return (seed ^ (seed >> 32)) & 0xFFFF_FFFF
 
 
-def kernel_batch(enc: Encounter, seeds: list[int], indexes: list[int], max_rounds: int) -> list[FightResult]:
+def kernel_batch(
+    enc: Encounter, seeds: list[int], indexes: list[int], max_rounds: int, policies: dict[str, str] | None = None
+) -> list[FightResult]:
     """Play one fight per seed with the compiled kernel; results as the engine's fights give them."""
-    ready = compiled(enc)
+    ready = compiled(enc, policies)
     m = ready.compiled.model
     k = len(seeds)
-    fight_out = np.zeros((k, 3), dtype=np.int64)
+    fight_out = np.zeros((k, 4), dtype=np.int64)
     comb_out = np.zeros((k, m.n, kf.COLUMNS), dtype=np.int64)
     folded = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
-    kf.play_batch(ready.model, ready.state, folded, max_rounds, fight_out, comb_out)
+    kl.play_batch(ready.model, ready.state, folded, max_rounds, fight_out, comb_out)
     fights, rows = fight_out.tolist(), comb_out.tolist()
     return [
         _result(ready.compiled, ready.who, fights[i], rows[i], index=indexes[i], seed=seeds[i], max_rounds=max_rounds)
@@ -83,7 +105,10 @@ def _result(
     max_rounds: int,
 ) -> FightResult:
     winner = None if f[kf.F_WINNER] < 0 else comp.sides[f[kf.F_WINNER]]
-    if f[kf.F_REASON] == kf.REASON_LIMIT:
+    conceded = comp.sides[f[kf.F_CONCEDED]] if f[kf.F_REASON] == kf.REASON_CONCEDE else None
+    if conceded is not None:
+        reason = f"the {conceded} side retreats (CF-02)"  # as run_fight's EndCombat words it
+    elif f[kf.F_REASON] == kf.REASON_LIMIT:
         reason = f"round limit {max_rounds} reached (CF-02)"  # as the engine's EndCombat words it
     elif winner is not None:
         reason = "no one on the other side can fight on (CF-02)"
@@ -101,7 +126,7 @@ def _result(
         ko, died, dying = bool(r[kf.KO]), bool(r[kf.DIED]), bool(r[kf.DYING_END])
         spent, lost, dealt, taken = r[kf.RP_SPENT], r[kf.RP_LOST], r[kf.DEALT], r[kf.TAKEN]
         outcomes.append(CombatantOutcome(cid, side, pc, ko, died, dying, spent, lost, dealt, taken, cause))
-    return FightResult(index, seed, winner, f[kf.F_ROUNDS], reason, tuple(outcomes))
+    return FightResult(index, seed, winner, f[kf.F_ROUNDS], reason, tuple(outcomes), conceded)
 
 
 def _source(comp: Compiled, a: int, w: int) -> tuple[str, str] | None:
@@ -124,6 +149,7 @@ LOG_KINDS = {
     kf.LOG_GRENADE: "grenade",
     kf.LOG_END: "end",
     kf.LOG_DIE: "die",
+    kf.LOG_PLAN: "plan",
 }
 
 
@@ -145,19 +171,26 @@ class KernelFight:
 
 
 def kernel_fight(
-    enc: Encounter, seed: int, *, script: list[int] | None = None, max_rounds: int = 50, log_rows: int = 100_000
+    enc: Encounter,
+    seed: int,
+    *,
+    script: list[int] | None = None,
+    max_rounds: int = 50,
+    log_rows: int = 100_000,
+    policies: dict[str, str] | None = None,
 ) -> KernelFight:
     """Play one fight with the kernel and keep its log (and, with ``script``, the dice given, in order)."""
-    ready = compiled(enc)
+    ready = compiled(enc, policies)
     m = ready.compiled.model
-    state, arrays = kf.new_state(
-        m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id), log_rows=log_rows, script=script
-    )
-    kf.play(ready.model, state, kernel_seed(seed), max_rounds)
+    state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
+                                 log_rows=log_rows, script=script, grenade_values=int(m.g_len.max()))  # fmt: skip
+    arrays["pol"][:] = ready.arrays["pol"]
+    kl.play(ready.model, state, kernel_seed(seed), max_rounds)
     n = int(arrays["nlog"][0])
     if n > log_rows:
         raise ValueError(f"the fight's log has {n} rows, more than the {log_rows} kept: raise log_rows")
-    fights = np.array([[arrays["sc"][kf.WINNER], arrays["sc"][kf.ROUND], arrays["sc"][kf.REASON_SC]]])
+    sc = arrays["sc"]
+    fights = np.array([[sc[kf.WINNER], sc[kf.ROUND], sc[kf.REASON_SC], sc[kf.CONCEDED]]])
     result = _result(ready.compiled, ready.who, fights.tolist()[0], arrays["res"].tolist(), index=0, seed=seed,
                      max_rounds=max_rounds)  # fmt: skip
     rows = tuple(tuple(int(v) for v in row) for row in arrays["log"][:n])
