@@ -39,7 +39,14 @@ class MovePlan:
         return sum(self.costs)
 
 
+#: When creatures share a square (someone standing over a helpless one), the one that restricts movement most
+#: decides what the square is to a mover.
+_RESTRICTS = {Occupant.HELPLESS: 0, Occupant.PARALYZED: 1, Occupant.ALLY: 2, Occupant.ENEMY: 3}
+
+
 def occupants(state: Encounter, mover: Combatant) -> dict[Square, Occupant]:
+    """What stands in each square for ``mover``: helpless, paralyzed, an ally or an enemy (MOV-13..16); where
+    several creatures share a square, the most restrictive of them."""
     out: dict[Square, Occupant] = {}
     for c in state.combatants.values():
         if c.id == mover.id or c.position is None or c.fled or c.creature.has("dead"):
@@ -56,7 +63,9 @@ def occupants(state: Encounter, mover: Combatant) -> dict[Square, Occupant]:
         else:
             kind = Occupant.ENEMY
         for sq in fp.squares:
-            out[sq] = kind
+            old = out.get(sq)
+            if old is None or _RESTRICTS.get(kind, 3) > _RESTRICTS.get(old, 3):
+                out[sq] = kind
     return out
 
 
