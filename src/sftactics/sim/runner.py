@@ -125,7 +125,8 @@ def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
 
 def make_batches(runs: int, workers: int, batch_size: int | None = None, *, largest: int = 64) -> list[tuple[int, int]]:
     """Consecutive index ranges: by default about eight batches per worker, 1 to ``largest`` fights each (64
-    for the engine's fights; the compiled kernel's fights are a thousand times cheaper and batch bigger)."""
+    for the engine's fights; the compiled kernel's fights are a hundred to a thousand times cheaper and batch
+    bigger)."""
     if runs <= 0:
         return []
     if batch_size is None:
