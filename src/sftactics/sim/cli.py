@@ -54,8 +54,8 @@ ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="sho
 EngineOpt = Annotated[
     str,
     typer.Option(
-        help="who plays the fights: compiled (the numba kernel: simple and tactical policies, supported encounters), full (the "
-        "engine, every rule and policy) or auto (the kernel when it can, else the engine)"
+        help="who plays the fights: compiled (the numba kernel: simple and tactical policies, supported "
+        "encounters), full (the engine, every rule and policy) or auto (the kernel when it can, else the engine)"
     ),
 ]
 
