@@ -231,9 +231,11 @@ class EngineRun:
     fight: sim_fight.SimFight  # with its log of commands and events
 
 
-def engine_fight(enc: Encounter, values: list[int], max_rounds: int) -> EngineRun:
-    """The simulation's own ``run_fight`` (its loop, its Tracker, SimplePolicy for every side) with the
-    dice taken from ``values``."""
+def engine_fight(
+    enc: Encounter, values: list[int], max_rounds: int, policies: dict[str, Any] | None = None
+) -> EngineRun:
+    """The simulation's own ``run_fight`` (its loop, its Tracker, SimplePolicy for every side unless
+    ``policies`` says otherwise) with the dice taken from ``values``."""
     dice = ClampedScript(values)
     made: list[sim_fight.SimFight] = []
 
@@ -247,7 +249,7 @@ def engine_fight(enc: Encounter, values: list[int], max_rounds: int) -> EngineRu
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sim_fight, "SimFight", ScriptedSimFight)
-        result, _ = sim_fight.run_fight(enc, 0, {"*": SimplePolicy()}, max_rounds=max_rounds)
+        result, _ = sim_fight.run_fight(enc, 0, policies or {"*": SimplePolicy()}, max_rounds=max_rounds)
     return EngineRun(result, [(d.sides, d.result) for d in dice.history], made[0])
 
 

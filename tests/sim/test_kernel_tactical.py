@@ -19,7 +19,6 @@ import pytest
 from hypothesis import event, given
 from hypothesis.control import currently_in_test_context
 
-import sftactics.sim.fight as sim_fight
 from sftactics.encounter.state import Encounter
 from sftactics.sf1e import stats
 from sftactics.sim import odds
@@ -33,13 +32,13 @@ from .test_kernel import (
     BRUTE,
     FIGHTS,
     MAX_ROUNDS,
-    ClampedScript,
     EngineRun,
     _build,
     benchmark,
     crossfire,
     duel,
     embers,
+    engine_fight,
     outcome_rows,
     scenario,
     scripts,
@@ -89,21 +88,7 @@ def triage() -> Encounter:
 # ---------------------------------------------------------------- the engine with a script, the tactical policy
 def engine_tactical(enc: Encounter, values: list[int], max_rounds: int) -> EngineRun:
     """``run_fight`` with a fresh :class:`TacticalPolicy` per side and the dice taken from ``values``."""
-    dice = ClampedScript(values)
-    made: list[sim_fight.SimFight] = []
-
-    class ScriptedSimFight(sim_fight.SimFight):
-        def __init__(self, start: Encounter, seed: int, *, keep_log: bool = False) -> None:
-            super().__init__(start, seed, keep_log=True)
-            self.sim_dice = dice  # type: ignore[assignment]
-            self.dice = dice
-            made.append(self)
-
-    policies: dict[str, Any] = {side: TacticalPolicy() for side in enc.sides()}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(sim_fight, "SimFight", ScriptedSimFight)
-        result, _ = sim_fight.run_fight(enc, 0, policies, max_rounds=max_rounds)
-    return EngineRun(result, [(d.sides, d.result) for d in dice.history], made[0])
+    return engine_fight(enc, values, max_rounds, {side: TacticalPolicy() for side in enc.sides()})
 
 
 def assert_same_tactical_fight(enc: Encounter, values: list[int], max_rounds: int = MAX_ROUNDS) -> set[str]:

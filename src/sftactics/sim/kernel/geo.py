@@ -357,14 +357,7 @@ def search(
             nidx = step_to[idx, d]
             if nidx < 0 or not passable[nidx]:
                 continue
-            k = int(step_k[idx, d]) + int(extra_k[nidx])
-            diag = step_diag[d]
-            if k == 0:
-                c = 10 if (diag and par == 1) else 5
-                npar = par ^ 1 if diag else par
-            else:
-                c = (15 << (k - 1)) if diag else (5 << k)
-                npar = par ^ 1 if (diag and hampered_diagonal_counts) else par
+            c, npar = step_cost(int(step_k[idx, d]) + int(extra_k[nidx]), step_diag[d], par, hampered_diagonal_counts)
             if used + c > budget:
                 continue
             nst = nidx * 2 + npar
@@ -374,6 +367,16 @@ def search(
                 parent[nst] = st
                 size = _heap_push(heap, size, (nkey << sb) | nst)
     return found
+
+
+@_jit
+def step_cost(k: int, diag: bool, parity: int, hampered_diagonal_counts: bool) -> tuple[int, int]:
+    """(feet, new diagonal parity) of one step with ``k`` doublings (MOV-10, MOV-17, MOV-18): 5 ft, a
+    diagonal 10 ft on odd parity; hampered 5 x 2^k, or 15 x 2^(k-1) on a diagonal, which flips the parity only
+    with ``hampered_diagonal_counts``."""
+    if k == 0:
+        return (10 if (diag and parity == 1) else 5), (parity ^ 1 if diag else parity)
+    return ((15 << (k - 1)) if diag else (5 << k)), (parity ^ 1 if (diag and hampered_diagonal_counts) else parity)
 
 
 @_jit

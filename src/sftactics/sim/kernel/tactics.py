@@ -72,6 +72,7 @@ from sftactics.sim.kernel.geo import (
     flank_line,
     path_to,
     search,
+    step_cost,
     threatens,
 )
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
@@ -201,13 +202,7 @@ def _second_move(m: Any, st: Any, c: int) -> None:
             if nidx < 0 or not st.passable[nidx]:
                 continue
             k = int(m.step_k[idx, d]) + int(st.extra_k[nidx])
-            diag = m.step_diag[d]
-            if k == 0:
-                cost = 10 if (diag and par == 1) else 5
-                npar = par ^ 1 if diag else par
-            else:
-                cost = (15 << (k - 1)) if diag else (5 << k)
-                npar = par ^ 1 if (diag and m.hampered_diagonal_counts) else par
+            cost, npar = step_cost(k, m.step_diag[d], par, m.hampered_diagonal_counts)
             if used + cost > speed:
                 continue
             ns = nidx * 2 + npar
@@ -255,8 +250,7 @@ def _guarded(m: Any, st: Any, c: int, q: int) -> bool:
     for d in range(8):
         if m.step_to[here, d] != q or not st.passable[q] or not st.stoppable[q]:
             continue
-        k = int(m.step_k[here, d]) + int(st.extra_k[q])
-        cost = (10 if (m.step_diag[d] and par == 1) else 5) if k == 0 else 10
+        cost, _ = step_cost(int(m.step_k[here, d]) + int(st.extra_k[q]), m.step_diag[d], par, False)
         return cost <= 5
     return False
 
