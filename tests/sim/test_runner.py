@@ -44,9 +44,11 @@ def _key(summary: object) -> str:
     return json.dumps(summary.to_dict(timing=False), sort_keys=True)  # type: ignore[attr-defined]
 
 
-def test_same_results_whatever_the_backend_and_workers(mirror: Path) -> None:
-    """Local with 1 and 2 workers, and a local Dask cluster of 2 workers, give identical fights."""
-    job = SimJob(load_scenario(mirror), {"*": "tactical"}, seed=11)
+@pytest.mark.parametrize("engine", ["full", "compiled"])
+def test_same_results_whatever_the_backend_and_workers(mirror: Path, engine: str) -> None:
+    """Local with 1 and 2 workers, and a local Dask cluster of 2 workers, give identical fights, whether the
+    engine or the compiled kernel plays them."""
+    job = SimJob(load_scenario(mirror), {"*": "tactical"}, seed=11, engine=engine)  # type: ignore[arg-type]
     one, used1, _ = simulate_results(job, 8, workers=1)
     two, used2, _ = simulate_results(job, 8, workers=2, batch_size=3)
     assert used1 == 1 and used2 == 2
