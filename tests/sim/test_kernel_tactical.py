@@ -168,6 +168,22 @@ def test_tactical_same_dice_same_fight_charges_and_first_aid(values: list[int]) 
     assert_same_tactical_fight(triage(), values)
 
 
+@pytest.mark.rule("ATK-05", "ATK-14", "CF-02")
+@pytest.mark.parametrize("room", ["grenade-alley", "gallop"])
+def test_seeded_kernel_fights_replayed_by_the_engine(room: str) -> None:
+    """Realistic dice: a seeded kernel fight's own dice, given to the engine as its script, make the engine
+    play the same fight to its end (a script's values are uniform for one die size only)."""
+    enc = gallop() if room == "gallop" else scenario(room)
+    for seed in range(6):
+        kernel = kernel_fight(enc, seed=seed, max_rounds=50, policies=TACTICAL)
+        values = [v for _, v in kernel.dice]
+        engine = engine_tactical(enc, [*values, 1], 50)
+        assert engine.dice == kernel.dice
+        k, e = kernel.result, engine.result
+        assert (e.winner, e.rounds, e.reason, e.conceded) == (k.winner, k.rounds, k.reason, k.conceded)
+        assert outcome_rows(e) == outcome_rows(k)
+
+
 # ---------------------------------------------------------------- the rare actions, by fixed scripts
 @pytest.mark.rule("ACT-50", "MOV-13")
 def test_a_charge_as_the_engine_makes_it() -> None:
