@@ -93,3 +93,20 @@ def test_vary_keys(skirmish: Path) -> None:
     assert list(fewer.encounter.combatants) == ["Krask", "Ksarik"]
     with pytest.raises(SftError, match="no bundled"):
         variations(scen, skirmish, [Vary.parse("party_level=3")], {"*": "simple"})
+
+
+def test_a_cold_kernel_cache_is_announced(skirmish: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first kernel run of an installation compiles for minutes: the command says so before it starts,
+    and only then (a warm cache, or the engine playing, says nothing)."""
+    import sftactics.sim.kernel.run as kernel_run
+
+    runner = CliRunner()
+    args = ["simulate", str(skirmish), "-n", "2", "--workers", "1", "--policy", "simple", "--no-progress"]
+    assert runner.invoke(app, args).exit_code == 0  # compiled now if it was not yet
+    assert kernel_run.code_cached() is True
+    assert "compiling the fight kernel" not in runner.invoke(app, args).output
+    monkeypatch.setattr(kernel_run, "code_cached", lambda: False)
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "compiling the fight kernel" in res.output
+    assert "compiling the fight kernel" not in runner.invoke(app, [*args, "--engine", "full"]).output

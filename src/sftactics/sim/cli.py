@@ -100,6 +100,17 @@ def _policies(policy: str, side_policy: Sequence[str] | None) -> dict[str, str]:
         raise SftError(f"--side-policy: {e}") from None
 
 
+def _compiling_note() -> None:
+    """Say so when the compiled kernel's code is not on disk yet: its first fights wait for numba."""
+    from sftactics.sim.kernel.run import code_cached
+
+    if code_cached() is False:
+        err.print(
+            "[dim]compiling the fight kernel (numba): once after an install or an upgrade, a few minutes; "
+            "later runs start in seconds[/dim]"
+        )
+
+
 def _backend(backend: str) -> Any:
     if backend not in ("local", "dask"):
         raise SftError(f"--backend: expected local or dask, not {backend!r}")
@@ -130,9 +141,11 @@ def simulate_cmd(
     try:
         job = SimJob(encounter, _policies(policy, side_policy), seed=seed, max_rounds=max_rounds,
                      engine=_engine(engine))  # fmt: skip
-        job.compiled()  # with --engine compiled, say now why the kernel cannot play it
+        kernel = job.compiled()  # with --engine compiled, say now why the kernel cannot play it
     except ValueError as e:
         raise SftError(str(e)) from None
+    if kernel:
+        _compiling_note()
     with _progress(progress, f"simulating {encounter.name}") as step:
         try:
             summary = simulate(job, runs, workers=workers, backend=_backend(backend), scheduler=scheduler,
@@ -176,6 +189,8 @@ def sweep_cmd(
     row per variation."""
     from sftactics.sim.sweep import rows_to_dict, sweep
 
+    if engine != "full":
+        _compiling_note()
     with _progress(progress, f"sweeping {scenario.name}") as step:
         try:
             rows = sweep(scenario, vary, runs, seed=seed, policies=_policies(policy, side_policy),

@@ -1,7 +1,10 @@
-"""The compiled fight kernel (numba): the simple policy's fight, thousands of times per second per core.
+"""The compiled fight kernel (numba): the engine's fight with the simple or the tactical policy, hundreds to
+thousands of times per second per core.
 
-``model`` compiles an encounter into arrays with the rules modules, ``geo`` holds the grid's tables and a cover
-cache, ``fight`` plays fights, ``run`` turns them into the simulation's results. See docs/simulation.md.
+``model`` compiles an encounter into arrays with the rules modules (``tables``: the tactical policy's damage
+tables), ``geo`` holds the grid's tables and a cover cache, ``fight`` keeps a fight's books and plays the simple
+policy, ``tactics`` the tactical one, ``loop`` runs the rounds, ``run`` turns fights into the simulation's
+results. See docs/simulation.md.
 
 numba caches compiled code on disk and checks each function only against its own source file, but the kernel's
 functions call each other across ``geo.py`` and ``fight.py``: after an edit (or an upgrade) of one file the

@@ -71,6 +71,16 @@ def _set_policies(ready: _Ready, policies: dict[str, str]) -> None:
         pol[c] = KERNEL_POLICIES[name]
 
 
+def code_cached() -> bool | None:
+    """Whether numba holds the kernel's compiled code on disk, fresh for these sources and this numba (False:
+    the first kernel fight of this installation compiles it, which takes minutes); None if numba does not say."""
+    try:
+        dispatcher: Any = kl.play_batch
+        return bool(dispatcher._cache._cache_file._load_index())  # numba's own freshness test
+    except Exception:  # a numba without these internals
+        return None
+
+
 def kernel_seed(seed: int) -> int:
     """The 32-bit seed numba's generator takes, folded from a 63-bit fight seed."""
     return (seed ^ (seed >> 32)) & 0xFFFF_FFFF
