@@ -21,6 +21,10 @@ engine rarely refuses one (a refused command changes nothing, and the policy the
 
 Policies are created fresh for every fight (:func:`make_policy`) so their memories never leak between fights,
 and they never roll dice: a fight depends only on its seed.
+
+The compiled kernel plays ``simple`` and ``tactical`` again, decision for decision (``sim.kernel.fight`` and
+``sim.kernel.tactics``; tested to roll the same dice in the same fights): a change to either policy here must
+be made there too, or ``tests/sim/test_kernel*.py`` will say where they part.
 """
 
 from __future__ import annotations

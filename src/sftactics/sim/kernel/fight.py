@@ -1,6 +1,8 @@
-"""The compiled fight: one whole fight of the simple policy, by the engine's rules, in numba nopython code.
+"""The compiled fight: a fight's books and the simple policy, by the engine's rules, in numba nopython code.
 
-This is the engine's fight (``sftactics.encounter``) played by :class:`~sftactics.sim.policies.SimplePolicy`,
+This is the engine's fight (``sftactics.encounter``) played by :class:`~sftactics.sim.policies.SimplePolicy`
+(the tactical policy's turns are :mod:`~sftactics.sim.kernel.tactics`', the round loop
+:mod:`~sftactics.sim.kernel.loop`'s),
 written again as plain loops over the arrays of a :class:`~sftactics.sim.kernel.model.Model` so that a fight
 costs tens of microseconds instead of tens of milliseconds. The numbers it adds up all come from the rules
 modules (see :mod:`~sftactics.sim.kernel.model`); the geometry comes from the grid package's own tables and,
