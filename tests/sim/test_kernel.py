@@ -38,8 +38,8 @@ from sftactics.sim.benchmark import benchmark_encounter
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import geo
 from sftactics.sim.kernel.model import unsupported
-from sftactics.sim.kernel.run import compiled, kernel_batch, kernel_fight
-from sftactics.sim.policies import SimplePolicy
+from sftactics.sim.kernel.run import KernelFight, compiled, kernel_batch, kernel_fight
+from sftactics.sim.policies import SimplePolicy, make_policy
 from sftactics.sim.runner import SimJob, fight_seed, simulate, simulate_results
 from sftactics.sim.stats import FightResult
 
@@ -298,9 +298,8 @@ def outcome_rows(result: FightResult) -> list[tuple[Any, ...]]:
     ]  # fmt: skip
 
 
-def assert_same_fight(enc: Encounter, values: list[int], max_rounds: int = MAX_ROUNDS) -> None:
-    engine = engine_fight(enc, values, max_rounds)
-    kernel = kernel_fight(enc, seed=0, script=values, max_rounds=max_rounds)
+def assert_same_run(engine: EngineRun, kernel: KernelFight) -> None:
+    """The engine's fight and the kernel's rolled the same dice and ended the same way, for everyone."""
     # the dice first: the first roll where they part says where the two fights went different ways
     first = next(
         (i for i, (a, b) in enumerate(zip(engine.dice, kernel.dice, strict=False)) if a != b),
@@ -309,10 +308,21 @@ def assert_same_fight(enc: Encounter, values: list[int], max_rounds: int = MAX_R
     assert engine.dice == kernel.dice, (
         f"dice part at roll {first}: engine {engine.dice[first : first + 5]}, kernel {kernel.dice[first : first + 5]}"
     )
+    e, k = engine.result, kernel.result
+    assert (e.winner, e.rounds, e.reason, e.conceded) == (k.winner, k.rounds, k.reason, k.conceded)
+    assert outcome_rows(e) == outcome_rows(k)
+
+
+def assert_same_fight(
+    enc: Encounter, values: list[int], max_rounds: int = MAX_ROUNDS, policy: str = "simple"
+) -> EngineRun:
+    """The engine with ``policy`` for every side and the kernel play the same fight from the script
+    ``values``; returns the engine's (with its log of commands)."""
+    engine = engine_fight(enc, values, max_rounds, {side: make_policy(policy) for side in enc.sides()})
+    kernel = kernel_fight(enc, seed=0, script=values, max_rounds=max_rounds, policies={"*": policy})
+    assert_same_run(engine, kernel)
     assert len(kernel.dice) < len(values), "the script ran out: the kernel went on with its own generator"
-    assert (engine.result.winner, engine.result.rounds) == (kernel.result.winner, kernel.result.rounds)
-    assert engine.result.reason == kernel.result.reason
-    assert outcome_rows(engine.result) == outcome_rows(kernel.result)
+    return engine
 
 
 # A script: a few values hypothesis picks itself (the initiative rolls and the first attacks, where it

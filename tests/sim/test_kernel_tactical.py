@@ -32,14 +32,14 @@ from .test_kernel import (
     BRUTE,
     FIGHTS,
     MAX_ROUNDS,
-    EngineRun,
     _build,
+    assert_same_fight,
+    assert_same_run,
     benchmark,
     crossfire,
     duel,
     embers,
     engine_fight,
-    outcome_rows,
     scenario,
     scripts,
     scrum,
@@ -86,28 +86,11 @@ def triage() -> Encounter:
 
 
 # ---------------------------------------------------------------- the engine with a script, the tactical policy
-def engine_tactical(enc: Encounter, values: list[int], max_rounds: int) -> EngineRun:
-    """``run_fight`` with a fresh :class:`TacticalPolicy` per side and the dice taken from ``values``."""
-    return engine_fight(enc, values, max_rounds, {side: TacticalPolicy() for side in enc.sides()})
-
-
 def assert_same_tactical_fight(enc: Encounter, values: list[int], max_rounds: int = MAX_ROUNDS) -> set[str]:
     """The two fights are the same; returns the kinds of command the engine's fight used (and ``concede``)."""
-    engine = engine_tactical(enc, values, max_rounds)
-    kernel = kernel_fight(enc, seed=0, script=values, max_rounds=max_rounds, policies=TACTICAL)
-    first = next(
-        (i for i, (a, b) in enumerate(zip(engine.dice, kernel.dice, strict=False)) if a != b),
-        min(len(engine.dice), len(kernel.dice)),
-    )
-    assert engine.dice == kernel.dice, (
-        f"dice part at roll {first}: engine {engine.dice[first : first + 5]}, kernel {kernel.dice[first : first + 5]}"
-    )
-    assert len(kernel.dice) < len(values), "the script ran out: the kernel went on with its own generator"
-    e, k = engine.result, kernel.result
-    assert (e.winner, e.rounds, e.reason, e.conceded) == (k.winner, k.rounds, k.reason, k.conceded)
-    assert outcome_rows(e) == outcome_rows(k)
+    engine = assert_same_fight(enc, values, max_rounds, "tactical")
     kinds = {c.type for c in engine.fight.commands}
-    if e.conceded:
+    if engine.result.conceded:
         kinds.add("concede")
     if currently_in_test_context():
         for kind in sorted(kinds):
@@ -177,11 +160,8 @@ def test_seeded_kernel_fights_replayed_by_the_engine(room: str) -> None:
     for seed in range(6):
         kernel = kernel_fight(enc, seed=seed, max_rounds=50, policies=TACTICAL)
         values = [v for _, v in kernel.dice]
-        engine = engine_tactical(enc, [*values, 1], 50)
-        assert engine.dice == kernel.dice
-        k, e = kernel.result, engine.result
-        assert (e.winner, e.rounds, e.reason, e.conceded) == (k.winner, k.rounds, k.reason, k.conceded)
-        assert outcome_rows(e) == outcome_rows(k)
+        engine = engine_fight(enc, [*values, 1], 50, {side: TacticalPolicy() for side in enc.sides()})
+        assert_same_run(engine, kernel)
 
 
 # ---------------------------------------------------------------- the rare actions, by fixed scripts
