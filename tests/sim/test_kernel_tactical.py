@@ -20,6 +20,7 @@ from hypothesis import event, given
 from hypothesis.control import currently_in_test_context
 
 from sftactics.encounter.state import Encounter
+from sftactics.grid.geometry import check_range
 from sftactics.sf1e import stats
 from sftactics.sim import odds
 from sftactics.sim.kernel.model import compile_encounter
@@ -222,6 +223,33 @@ def test_damage_tables_are_the_odds_modules() -> None:
                         assert (float(m.t_mean[at]), float(m.t_hit[at])) == (ref.mean, ref.hit)
                         checked += 1
     assert checked > 500
+
+
+@pytest.mark.rule("ATK-12", "ATK-10", "EFF-02")
+def test_grenade_chances_are_the_policys() -> None:
+    """The chance a grenade reaches its point at each distance and each foe's chance to save against it are
+    what ``TacticalPolicy.grenade_from`` computes: the attack bonus with the range penalty against AC 5, the
+    Reflex save against the grenade's DC."""
+    enc = scenario("grenade-alley")
+    m = compile_encounter(enc, tactical=True).model
+    cs = list(enc.combatants.values())
+    checked = 0
+    for i, a in enumerate(cs):
+        dex = stats.ability_mod(a.creature, "dex").total
+        for k, w in enumerate(a.creature.stat.weapons):
+            if not w.is_grenade or w.area is None:
+                continue
+            for d in range(0, 8):
+                rc = check_range(5 * d, max(w.range_ft, 5), thrown=True, max_increments=w.max_increments)
+                bonus = stats.attack_bonus(a.creature, w, extra=list(rc.terms), options=enc.options).total
+                assert m.g_land[i, k, d] == odds.chance(bonus, 5)
+            dc = w.area.dc if w.area.dc is not None else 10 + w.item_level // 2 + dex
+            for j, t in enumerate(cs):
+                if t.side != a.side:
+                    save = stats.save_bonus(t.creature, w.area.save or "ref", options=enc.options).total
+                    assert m.g_half[i, k, j] == (odds.chance(save, dc) if w.area.save else 0.0)
+                    checked += 1
+    assert checked >= 8
 
 
 @pytest.mark.rule("ATK-05", "ATK-14")

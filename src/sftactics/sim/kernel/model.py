@@ -34,6 +34,7 @@ from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
 from sftactics.grid.space import Size, footprint_side
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import criticals, damage, injury, stats
+from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
@@ -165,6 +166,8 @@ class Model(NamedTuple):
     g_val: I32
     g_nf: I64
     g_nh: I64
+    g_land: NDArray[np.float64]  # [N, W, D] chance a grenade thrown this many squares reaches its point (AC 5)
+    g_half: NDArray[np.float64]  # [N, W, N] chance the target makes its Reflex save (0 without one)
     cover_side: I32  # [S] directions (bit (sx + 1) * 3 + sy + 1) with a cover object or low obstacle next to it
     charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
 
@@ -505,11 +508,11 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         w_ok, w_attack, w_is_melee, w_melee_geom, w_reach, w_zone, w_ndice, w_sides, w_flat, w_prof, w_cap, w_usage,
         w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc, w_crit_save, w_grenade, w_radius, w_gdc, w_gsave,
         w_range, w_top, atk, ac, g_atk,
-        mit, neg, half, cover_ac, cover_ref, FLANKING_BONUS, 5,
+        mit, neg, half, cover_ac, cover_ref, FLANKING_BONUS, INTERSECTION_AC,
         opts.big_hit_first_costs, opts.massive_damage_at_zero == "hp_damage",
         geo.register_map(grid, gopts), tables.step_to, tables.step_k, tables.step_diag,
         gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
-        atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical),
+        atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical, g_atk, w_range, saves, w_gdc),
     )  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)

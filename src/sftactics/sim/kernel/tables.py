@@ -20,6 +20,7 @@ import numpy as np
 
 from sftactics.encounter.state import Encounter
 from sftactics.grid.map import Feature
+from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sim import odds
 
 #: The d20 rolls an attack may need, from 2 (all but a natural 1 hit) to 21 (a natural 20 hits, no critical).
@@ -52,8 +53,17 @@ def cover_sides(grid: Any) -> np.ndarray:
     return out
 
 
-def tactical_fields(enc: Encounter, tactical: bool) -> tuple[Any, ...]:
-    """The ``Model`` fields from ``tactical`` on, in order (placeholders when ``tactical`` is False)."""
+def tactical_fields(
+    enc: Encounter,
+    tactical: bool,
+    g_atk: np.ndarray,
+    w_range: np.ndarray,
+    saves: np.ndarray,
+    w_gdc: np.ndarray,
+) -> tuple[Any, ...]:
+    """The ``Model`` fields from ``tactical`` on, in order (placeholders when ``tactical`` is False). The
+    grenade chances come from the model's own numbers (``g_atk``, ``w_range``, ``saves``, ``w_gdc``) through
+    ``odds.chance``."""
     from sftactics.sf1e import stats
     from sftactics.sim.policies import TacticalWeights
 
@@ -84,6 +94,8 @@ def tactical_fields(enc: Encounter, tactical: bool) -> tuple[Any, ...]:
     t_mean = np.zeros(shape, dtype=np.float64)
     t_hit = np.zeros(shape, dtype=np.float64)
     gshape = (n, wmax, n) if tactical else (1, 1, 1)
+    g_land = np.zeros((n, wmax, w_range.shape[2]) if tactical else (1, 1, 1), dtype=np.float64)
+    g_half = np.zeros(gshape, dtype=np.float64)
     g_off = np.full(gshape, -1, dtype=np.int64)
     g_len = np.zeros(gshape, dtype=np.int32)
     g_den = np.ones(gshape, dtype=np.int64)
@@ -105,12 +117,17 @@ def tactical_fields(enc: Encounter, tactical: bool) -> tuple[Any, ...]:
             a = c.creature
             bonus_of = {w.name: stats.damage_bonus(a, w, options=enc.options).total for w in a.stat.weapons}
             for k, w in enumerate(a.stat.weapons):
+                if w.is_grenade:  # the attack against the intersection's AC 5 at each distance (ATK-12)
+                    for sq in range(w_range.shape[2]):
+                        g_land[i, k, sq] = odds.chance(int(g_atk[i, k] + w_range[i, k, sq]), INTERSECTION_AC)
                 for j, t in enumerate(cs):
                     if t.side == c.side:
                         continue
                     d = t.creature
                     red = odds.reduction(d, w)
                     if w.is_grenade:
+                        if w.area is not None and w.area.save:  # as TacticalPolicy.grenade_from values it
+                            g_half[i, k, j] = odds.chance(int(saves[j, 1]), int(w_gdc[i, k]))
                         gkey = (w.damage_expr, red)
                         if gkey not in gseen:
                             gseen[gkey] = _grenade_rows(w.damage_expr, red, gv, gf, gh)
@@ -134,7 +151,7 @@ def tactical_fields(enc: Encounter, tactical: bool) -> tuple[Any, ...]:
         np.array(vals or [0], dtype=np.int32), np.array(probs or [0.0], dtype=np.float64),
         g_off, g_len, g_den,
         np.array(gv or [0], dtype=np.int32), np.array(gf or [0], dtype=np.int64), np.array(gh or [0], dtype=np.int64),
-        sides, block,
+        g_land, g_half, sides, block,
     )  # fmt: skip
 
 

@@ -419,25 +419,35 @@ def _aoo_here(m: Any, st: Any, me: int, sq: int) -> float:
 
 
 @_jit
-def _aoo_path(m: Any, st: Any, me: int, sq: int) -> float:
-    """``aoo_cost(provokers(sq))``: the attacks of opportunity on the engine's path to ``sq`` (one move)."""
+def _provokers(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
+    """``_Turn.provokers(sq)``: the attacks of opportunity a move to ``sq`` provokes on the engine's path (one
+    move; each square left, its foes by id), as (how many, the sum of their expected damage with the foe's best
+    melee weapon). With no path, every foe that could react counts."""
     if st.t_n[2] == 0:
-        return 0.0
+        return 0, 0.0
     _search_a(m, st, me)
+    n = 0
     total = 0.0
     squares, leaving = path_to(sq, st.best_state, st.parent, st.provoking)
     if squares.shape[0] == 0:
         for i in range(st.t_n[2]):
             total += _aoo_one(m, st, st.t_zones[i], me)
-        return float(total * _hp_value(m, st, me) * m.tw[RISK])
+        return st.t_n[2], total
     for li in range(leaving.shape[0]):
         q = squares[leaving[li]]
         for r in range(m.n):  # by id, as the provocations are sorted
             for i in range(st.t_n[5]):
                 e = st.threat_ids[i]
                 if m.rank[e] == r and _in_zone(m, m.zone[e], st.pos[e], q):
+                    n += 1
                     total += _aoo_one(m, st, e, me)
-    return float(total * _hp_value(m, st, me) * m.tw[RISK])
+    return n, total
+
+
+@_jit
+def _aoo_path(m: Any, st: Any, me: int, sq: int) -> float:
+    """``aoo_cost(provokers(sq))``."""
+    return float(_provokers(m, st, me, sq)[1] * _hp_value(m, st, me) * m.tw[RISK])
 
 
 @_jit
@@ -649,15 +659,6 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
 
 
 @_jit
-def _chance(bonus: int, dc: int) -> float:
-    ok = 0
-    for nat in range(1, 21):
-        if nat == 20 or (nat != 1 and nat + bonus >= dc):
-            ok += 1
-    return ok / 20
-
-
-@_jit
 def _round_half_even(x: float) -> int:
     f = np.floor(x)
     d = x - f
@@ -728,14 +729,13 @@ def _grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, 
             if friend:
                 continue
             d5 = dist // 5
-            p_land = _chance(m.g_atk[me, k] + m.w_range[me, k, d5], m.intersection_ac)
+            p_land = m.g_land[me, k, d5]
             value = 0.0
             for i in range(nf):
                 e = st.t_foes[i]
                 if not _burst_has(m, r, p, st.pos[e]):
                     continue
-                p_half = _chance(m.saves[e, 1], m.w_gdc[me, k]) if m.w_gsave[me, k] else 0.0
-                value += _grenade_value(m, st, me, k, e, p_land, p_half)
+                value += _grenade_value(m, st, me, k, e, p_land, m.g_half[me, k, e])
             if not found or value > best_v:
                 found = True
                 best_v, best_k, best_p = value, k, p
@@ -1134,7 +1134,7 @@ def _first_aid(m: Any, st: Any, me: int) -> bool:
         got = _pick(st.keys, n, 4, st.idx)
         for j in range(got):
             q = st.sqs[st.idx[j]]
-            if _no_provokers(m, st, q):
+            if _provokers(m, st, me, q)[0] == 0:
                 _done(m, st)
                 nthreat = _prepare_move(m, st, me)
                 _move(m, st, me, q, nthreat)
@@ -1145,22 +1145,6 @@ def _first_aid(m: Any, st: Any, me: int) -> bool:
                 _aid(m, st, me, a)
                 return True
     return False
-
-
-@_jit
-def _no_provokers(m: Any, st: Any, q: int) -> bool:
-    if st.t_n[2] == 0:
-        return True
-    squares, leaving = path_to(q, st.best_state, st.parent, st.provoking)
-    if squares.shape[0] == 0:
-        return False
-    for li in range(leaving.shape[0]):
-        s = squares[leaving[li]]
-        for i in range(st.t_n[5]):
-            e = st.threat_ids[i]
-            if _in_zone(m, m.zone[e], st.pos[e], s):
-                return False
-    return True
 
 
 @_jit
