@@ -257,6 +257,16 @@ def print_summary(summary: Summary, console: Console) -> None:
                    c.dying_at_end.describe(), f"{c.rp_spent:.2f}", f"{c.rp_lost:.2f}", f"{c.damage_dealt:.1f}",
                    f"{c.damage_taken:.1f}")  # fmt: skip
     console.print(cs)
+    if summary.round_limited.count * 2 > summary.runs:
+        console.print(f"[bold yellow]Warning:[/bold yellow] {summary.round_limited.describe()} of the fights ended at "
+                      "the round limit: the sides rarely reached each other, so these figures say little about "
+                      "the fight itself.")  # fmt: skip
+    if summary.failures:
+        console.print(f"[bold red]{len(summary.failures)} fight(s) failed[/bold red] and are left out of every "
+                      "figure above (replay one with its seed):")  # fmt: skip
+        for f in summary.failures[:5]:
+            last = (f.error or "").strip().splitlines()[-1:] or ["?"]
+            console.print(f"  fight {f.index}, seed {f.seed}: {last[0]}", markup=False)
     if summary.pc_death_causes:
         causes = Table(title="Most common causes of PC deaths")
         causes.add_column("cause")

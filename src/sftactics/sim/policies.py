@@ -487,7 +487,7 @@ class TacticalPolicy:
         def far(sq: Square) -> tuple[int, int]:
             fp = Footprint(sq[0], sq[1], t.side_len)
             near = min((footprint_distance_ft(fp, f) for f in t.foe_fps.values()), default=0)
-            return near, -rm.cost[sq]
+            return near, -rm.cost.get(sq, 0)  # the square it stands on may be no stopping place of the search
 
         spots = [sq for sq, c in rm.cost.items() if c <= limit and sq not in rm.squeezed]
         if not spots:

@@ -73,6 +73,11 @@ def _meta_lines(summary: Summary) -> list[str]:
             f"Backend {t.get('backend')}, {t.get('workers')} worker(s), {t['seconds']:.1f} s "
             f"({(t.get('fights_per_second') or 0):.1f} fights/s)"
         )
+    if summary.round_limited.count * 2 > summary.runs:
+        lines.append(f"Warning: {summary.round_limited.describe()} of the fights ended at the round limit")
+    if summary.failures:
+        where = ", ".join(f"{f.index} (seed {f.seed})" for f in summary.failures[:10])
+        lines.append(f"{len(summary.failures)} fight(s) failed and are left out of every figure: {where}")
     return lines
 
 

@@ -24,6 +24,7 @@ import importlib
 import multiprocessing
 import os
 import time
+import traceback
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from typing import Any, Literal
 from sftactics.encounter.state import Encounter
 from sftactics.sim.fight import play_fight
 from sftactics.sim.policies import make_policy, policy_names
-from sftactics.sim.stats import FightResult, Summary, aggregate
+from sftactics.sim.stats import FightResult, Summary, aggregate, failed_fight
 
 Backend = Literal["local", "dask"]
 #: Who plays the fights: ``compiled`` the numba kernel (simple policy, supported encounters), ``full`` the
@@ -114,12 +115,20 @@ def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
 
         indexes = list(range(start, stop))
         seeds = [fight_seed(job.seed, i) for i in indexes]
-        return kernel_batch(job.encounter, seeds, indexes, job.max_rounds, job.policy_map())
+        try:
+            return kernel_batch(job.encounter, seeds, indexes, job.max_rounds, job.policy_map())
+        except Exception:  # kept and reported fight by fight, as the engine's failures are
+            error = traceback.format_exc()
+            return [failed_fight(i, seed, error) for i, seed in zip(indexes, seeds, strict=True)]
     out = []
     names = job.policy_map()
     for i in range(start, stop):
         policies = {side: make_policy(name) for side, name in names.items()}
-        out.append(play_fight(job.encounter, fight_seed(job.seed, i), policies, index=i, max_rounds=job.max_rounds))
+        seed = fight_seed(job.seed, i)
+        try:
+            out.append(play_fight(job.encounter, seed, policies, index=i, max_rounds=job.max_rounds))
+        except Exception:  # one broken fight must not lose the others: kept with its seed and reported
+            out.append(failed_fight(i, seed, traceback.format_exc()))
     return out
 
 

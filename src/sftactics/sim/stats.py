@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from sftactics.core.errors import SftError
+
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
 
@@ -56,9 +58,20 @@ class FightResult:
     reason: str
     combatants: tuple[CombatantOutcome, ...]
     conceded: str | None = None
+    error: str | None = None  # the traceback of a fight that failed; it is left out of every figure
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def round_limited(self) -> bool:
+        return self.reason.startswith("round limit")
+
+
+def failed_fight(index: int, seed: int, error: str) -> FightResult:
+    """The record of a fight that raised instead of finishing: kept (with its seed, to replay it) and reported,
+    never counted as a result."""
+    return FightResult(index, seed, None, 0, "failed", (), error=error)
 
 
 # ---------------------------------------------------------------- intervals
@@ -146,6 +159,8 @@ class Summary:
     rounds: RoundStats
     combatants: tuple[CombatantSummary, ...]
     pc_death_causes: tuple[tuple[str, int], ...]
+    round_limited: Proportion = Proportion(0, 0)  # fights ended by the round limit
+    failures: tuple[FightResult, ...] = ()  # fights that failed (seed, index, traceback); not in any figure
     meta: dict[str, Any] = field(default_factory=dict)
     timing: dict[str, Any] = field(default_factory=dict)
 
@@ -199,6 +214,8 @@ class Summary:
                 for c in self.combatants
             },
             "pc_death_causes": [{"cause": k, "count": v} for k, v in self.pc_death_causes],
+            "round_limited": self.round_limited.to_dict(),
+            "failures": [{"index": f.index, "seed": f.seed, "error": f.error} for f in self.failures],
         }
         if timing:
             out["timing"] = self.timing
@@ -214,10 +231,15 @@ def _median(sorted_values: Sequence[int]) -> float:
 
 
 def aggregate(results: Iterable[FightResult], *, top_causes: int = 10) -> Summary:
-    """Fold fight results (in run order) into a :class:`Summary`."""
-    fights = sorted(results, key=lambda r: r.index)
+    """Fold fight results (in run order) into a :class:`Summary`. Failed fights are listed in ``failures`` and
+    left out of every figure; if every fight failed, :class:`SimulationFailed` says why."""
+    everything = sorted(results, key=lambda r: r.index)
+    failures = tuple(f for f in everything if f.error is not None)
+    fights = [f for f in everything if f.error is None]
     n = len(fights)
     if n == 0:
+        if failures:
+            raise SimulationFailed(failures)
         raise ValueError("no fights to aggregate")
     first = fights[0]
     order: list[str] = []
@@ -319,4 +341,17 @@ def aggregate(results: Iterable[FightResult], *, top_causes: int = 10) -> Summar
         max=ordered[-1],
     )
     top = tuple(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))[:top_causes])
-    return Summary(n, sides, Proportion(draws, n), round_stats, combatants, top)
+    limited = sum(1 for f in fights if f.round_limited)
+    return Summary(n, sides, Proportion(draws, n), round_stats, combatants, top, Proportion(limited, n), failures)
+
+
+class SimulationFailed(SftError):
+    """Every fight of a simulation failed: the first failure's seed, index and error."""
+
+    def __init__(self, failures: Sequence[FightResult]) -> None:
+        first = failures[0]
+        last = (first.error or "").strip().splitlines()[-1:] or ["?"]
+        super().__init__(
+            f"all {len(failures)} fights failed; the first (index {first.index}, seed {first.seed}): {last[0]}"
+        )
+        self.failures = tuple(failures)
