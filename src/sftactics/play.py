@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sftactics.core.errors import RuleViolation, SftError
+from sftactics.core.errors import CommandError, RuleViolation, SftError
 from sftactics.dice.source import DiceSource, DieRoll, SeededDice
 from sftactics.encounter import budget, narrate
 from sftactics.encounter.commands import (
@@ -279,6 +279,9 @@ class Session:
             self.say(f"Refused: {e}")
         except Usage as e:
             self.say(str(e))
+        except CommandError as e:
+            where = f"{e.field}: " if e.field else ""
+            self.say(f"Not a valid command: {where}{e.expected}")
         except SftError as e:
             self.say(f"Refused: {e}")
         except ValidationError as e:

@@ -30,5 +30,15 @@ class FileFormatError(SftError):
         self.expected = expected
 
 
+class CommandError(SftError):
+    """A command is not well formed (an unknown type, a missing or mistyped field): names the field and what
+    was expected. A command that is well formed but breaks a rule is a :class:`RuleViolation`."""
+
+    def __init__(self, field: str, expected: str) -> None:
+        super().__init__(f"command: {field}: {expected}" if field else f"command: {expected}")
+        self.field = field
+        self.expected = expected
+
+
 class DiceError(SftError):
     """A dice expression is malformed, or a dice source cannot give a valid result."""

@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import ValidationError
+
 from sftactics.core.breakdown import Term
 from sftactics.core.check import CheckKind, resolve
-from sftactics.core.errors import RuleViolation, SftError
+from sftactics.core.errors import CommandError, RuleViolation, SftError
+from sftactics.core.validation import first_problem
 from sftactics.dice import parse
 from sftactics.encounter import budget, flow, movement, reactions, space, timing
 from sftactics.encounter.commands import (
@@ -619,7 +622,7 @@ def do_resume(tx: Tx, cmd: Resume, ctx: Ctx) -> None:
 
 def do_ready(tx: Tx, cmd: Ready, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
-    inner = parse_command(cmd.action)
+    inner = parse_command(cmd.action, "action")
     kind = _kind_of(inner)
     if kind not in ("standard", "move", "swift"):
         raise RuleViolation("ACT-73", "only a standard, move or swift action can be readied")
@@ -753,9 +756,16 @@ def do_join(tx: Tx, cmd: Join, ctx: Ctx) -> None:
         if stat is None:
             raise SftError(f"no bundled creature named {cmd.statblock!r}")
     else:
-        stat = StatBlock.model_validate(cmd.statblock)
-    tx.emit(CombatantJoined(combatant=Combatant(id=cmd.id, side=cmd.side, creature=Creature.fresh(stat, cmd.id),
-                                                position=cmd.at)))  # fmt: skip
+        try:
+            stat = StatBlock.model_validate(cmd.statblock)
+        except ValidationError as e:
+            raise CommandError(*first_problem(e, "statblock")) from None
+    newcomer = Combatant(id=cmd.id, side=cmd.side, creature=Creature.fresh(stat, cmd.id), position=cmd.at)
+    if cmd.at is not None:
+        problem = space.placement_problem(tx.state, newcomer, cmd.at)
+        if problem is not None:
+            raise RuleViolation(*problem)
+    tx.emit(CombatantJoined(combatant=newcomer))
     if tx.state.timeline.phase == "setup":
         return
     c = tx.state.get(cmd.id)

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from sftactics.core.errors import CommandError
+from sftactics.core.validation import first_problem
 
 
 class _Cmd(BaseModel):
@@ -492,9 +495,13 @@ COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(Command)
 COMMANDS_ADAPTER: TypeAdapter[list[Command]] = TypeAdapter(list[Command])
 
 
-def parse_command(data: object) -> Command:
-    """A command from plain data (``{"type": "attack", "actor": ..., ...}``)."""
-    return COMMAND_ADAPTER.validate_python(data)
+def parse_command(data: object, where: str = "") -> Command:
+    """A command from plain data (``{"type": "attack", "actor": ..., ...}``); a :class:`CommandError` naming the
+    field (under ``where``) when it is not a well-formed command."""
+    try:
+        return COMMAND_ADAPTER.validate_python(data)
+    except ValidationError as e:
+        raise CommandError(*first_problem(e, where)) from None
 
 
 def command_actor(cmd: Command) -> str | None:

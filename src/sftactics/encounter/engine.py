@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sftactics.core.errors import FileFormatError, RuleViolation, SftError
+from sftactics.core.errors import CommandError, FileFormatError, RuleViolation, SftError
 from sftactics.dice.source import DiceSource, SeededDice
 from sftactics.encounter import flow, perception
 from sftactics.encounter.actions import HANDLERS, Ctx
@@ -160,7 +160,7 @@ class Fight:
                 rec = json.loads(line)
                 cmd = parse_command(rec["command"])
                 evs = [EVENT_ADAPTER.validate_python(e) for e in rec["events"]]
-            except (json.JSONDecodeError, KeyError, ValidationError) as e:
+            except (json.JSONDecodeError, KeyError, ValidationError, CommandError) as e:
                 raise FileFormatError(
                     name, f"line {i}", f"a command with its events ({e.__class__.__name__})"
                 ) from None

@@ -5,6 +5,7 @@ Fights without a map (or combatants without positions) skip the geometric checks
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from sftactics.core.breakdown import Term
@@ -15,7 +16,8 @@ from sftactics.grid.concealment import concealment
 from sftactics.grid.cover import CoverKind, cover
 from sftactics.grid.flanking import flanking
 from sftactics.grid.geometry import Footprint
-from sftactics.grid.space import Body, Size, footprint_side, reach_covers
+from sftactics.grid.map import Feature
+from sftactics.grid.space import Body, Size, footprint_side, is_sub_square, reach_covers
 from sftactics.sf1e.statblock import Weapon
 
 
@@ -151,3 +153,35 @@ def attack_geometry(
                 attack_terms += list(fl.terms)
                 notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
     return Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why)
+
+
+def placement_problem(
+    state: Encounter, c: Combatant, at: tuple[int, int], among: Collection[str] | None = None
+) -> tuple[str, str] | None:
+    """Why ``c`` cannot be put down at ``at`` (a scenario's starting square, a combatant joining): off the map,
+    on a wall, an object or impassable ground (MOV-01), or on another creature that is not dead (MOV-16; tiny
+    creatures may share a square, MOV-03). ``among``: only these others count (default: everyone). None when it
+    can stand there, or when there is no map."""
+    grid = state.grid
+    size = Size(c.creature.stat.size)
+    fp = Footprint(at[0], at[1], footprint_side(size))
+    if grid is None:
+        return None
+    if not grid.fits(fp):
+        return "MOV-01", f"{c.id} does not fit on the {grid.width}x{grid.height} map at {at}"
+    for sq in fp.squares:
+        f = grid.features(sq)
+        if f & (Feature.SOLID | Feature.COVER):
+            return "MOV-01", f"{sq} is a wall or an object: {c.id} cannot stand there"
+        if f & Feature.IMPASSABLE and not c.creature.stat.speed.get("fly"):
+            return "MOV-01", f"{sq} is impassable ground: {c.id} cannot stand there"
+    for other in state.combatants.values():
+        if other.id == c.id or other.creature.has("dead") or (among is not None and other.id not in among):
+            continue
+        ofp = footprint(other)
+        if ofp is None or not any(ofp.contains(sq) for sq in fp.squares):
+            continue
+        if is_sub_square(size) and is_sub_square(Size(other.creature.stat.size)):
+            continue
+        return "MOV-16", f"{c.id} cannot be put on {other.id}'s square"
+    return None

@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from sftactics.core.errors import FileFormatError
+from sftactics.core.validation import first_problem
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -37,6 +38,8 @@ def read_data(path: Path) -> Any:
         if path.suffix.lower() == ".json":
             return json.loads(text)
         return yaml.safe_load(text)
+    except RecursionError:
+        raise FileFormatError(name, "", "data nested less deeply (lists and mappings inside each other)") from None
     except json.JSONDecodeError as e:
         raise FileFormatError(name, f"line {e.lineno} column {e.colno}", f"valid JSON ({e.msg})") from None
     except yaml.YAMLError as e:
@@ -46,33 +49,9 @@ def read_data(path: Path) -> Any:
         raise FileFormatError(name, where, f"valid YAML ({problem})") from None
 
 
-def field_path(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
 def validation_error(name: str, err: ValidationError, prefix: str = "") -> FileFormatError:
     """The first problem of a pydantic error as a FileFormatError (field path and expectation)."""
-    first = err.errors()[0]
-    loc = tuple(x for x in first["loc"] if not (isinstance(x, str) and x.startswith("function-")))
-    path = field_path(loc)
-    if prefix:
-        path = f"{prefix}.{path}" if path else prefix
-    msg = first["msg"]
-    if first["type"] == "extra_forbidden":
-        msg = "unknown field (check the spelling; see docs)"
-    elif first["type"] == "missing":
-        msg = "required field is missing"
-    msg = msg.removeprefix("Value error, ")
-    more = len(err.errors()) - 1
-    if more:
-        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
-    return FileFormatError(name, path, msg)
+    return FileFormatError(name, *first_problem(err, prefix))
 
 
 def load_model(path: Path, model: type[M]) -> M:
@@ -86,3 +65,5 @@ def load_model(path: Path, model: type[M]) -> M:
         return model.model_validate(data)
     except ValidationError as e:
         raise validation_error(str(path), e) from None
+    except RecursionError:
+        raise FileFormatError(str(path), "", "data nested less deeply") from None

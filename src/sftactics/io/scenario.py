@@ -14,9 +14,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sftactics.core.errors import FileFormatError, SftError
+from sftactics.core.validation import first_problem
 from sftactics.encounter.commands import COMMANDS_ADAPTER, Command
+from sftactics.encounter.space import placement_problem
 from sftactics.encounter.state import Combatant, Encounter
-from sftactics.io.files import field_path, load_model, read_data, validation_error
+from sftactics.io.files import load_model, read_data, validation_error
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.statblock import StatBlock
 from sftactics.sf1e.state import ConditionInstance, Creature, CreatureState, NegativeLevels
@@ -100,12 +102,6 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
         creature = Creature.fresh(stat, entry.id)
         if entry.state is not None:
             creature = _with_start(creature, entry.state, name, f"{where}.state")
-        if entry.at is not None and grid is not None:
-            from sftactics.grid.space import Size, footprint
-
-            fp = footprint(entry.at, Size(stat.size))
-            if not grid.fits(fp):
-                raise FileFormatError(name, f"{where}.at", f"a square on the map where {entry.id} fits, not {entry.at}")
         combatants[entry.id] = Combatant(
             id=entry.id,
             side=entry.side,
@@ -118,8 +114,14 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
             in_hand=tuple(stat.weapon(n).name for n in entry.in_hand) if entry.in_hand is not None else None,
             ammo=entry.ammo,
         )
-    return Encounter(name=scen.name, options=scen.options, map=scen.map, combatants=combatants,
-                     gravity=_gravity(grid), track_awareness=scen.track_awareness)  # fmt: skip
+    enc = Encounter(name=scen.name, options=scen.options, map=scen.map, combatants=combatants,
+                    gravity=_gravity(grid), track_awareness=scen.track_awareness)  # fmt: skip
+    for i, c in enumerate(combatants.values()):
+        if c.position is not None:
+            problem = placement_problem(enc, c, c.position, among=list(combatants)[:i])
+            if problem is not None:
+                raise FileFormatError(name, f"combatants[{i}].at", f"a square where {c.id} can stand ({problem[1]})")
+    return enc
 
 
 def _gravity(grid: Any) -> Literal["zero", "low", "normal", "high"]:
@@ -189,8 +191,7 @@ def load_commands(path: str | Path) -> list[Command]:
     try:
         return COMMANDS_ADAPTER.validate_python(data)
     except ValidationError as e:
-        first = e.errors()[0]
-        return _raise(str(p), field_path(tuple(first["loc"])), first["msg"])
+        return _raise(str(p), *first_problem(e))
 
 
 def _raise(name: str, where: str, msg: str) -> list[Command]:
