@@ -7,6 +7,7 @@ attack), never instructions to roll.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Literal
 
@@ -266,8 +267,15 @@ def _creature(s: Encounter, e: CreatureChanged) -> Encounter:
     return s.update(e.id, creature=c.creature.model_copy(update={"state": e.state}))
 
 
+@functools.cache
+def _field(name: str) -> TypeAdapter[Any]:
+    annotation: Any = Combatant.model_fields[name].annotation
+    return TypeAdapter(annotation)
+
+
 def _combatant(s: Encounter, e: CombatantChanged) -> Encounter:
-    return s.update(e.id, **e.changes)
+    # values read back from a saved log are JSON (lists): give each field its own type again (tuples)
+    return s.update(e.id, **{k: _field(k).validate_python(v) for k, v in e.changes.items()})
 
 
 def _moved(s: Encounter, e: Moved) -> Encounter:
