@@ -225,6 +225,8 @@ class _Ctx:
             self.fail(path, f"text, got {_kind(v)}")
         if isinstance(v, float) and not math.isfinite(v):
             self.fail(path, f"text, got {_kind(v)}")
+        if isinstance(v, str) and _CONTROL.search(v):
+            self.fail(path, "text without control characters (a stat block written with one cannot be read back)")
         return str(v)
 
     def to_int(self, v: Any, path: str, *, lo: int = -_BOUND, hi: int = _BOUND) -> int:
@@ -382,6 +384,7 @@ _SENSE_NAMES: Final = (
 # ----------------------------------------------------------------------------------------------- formulas
 
 _REF = re.compile(r"@([A-Za-z0-9_.]+)")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _FLOOR_EXPR = re.compile(r"^[0-9+\-*/() ]*$")
 
 
@@ -619,6 +622,8 @@ def weapon_facts(
             notes.append(("formula", f"{pp}.formula", f"{formula!r}: resolved {shown}"))
         if left:
             refs_left += left
+            notes.append(("formula", f"{pp}.formula", f"{formula!r}: {', '.join('@' + r for r in left)} cannot be "
+                                                      "resolved here: left out"))  # fmt: skip
             # drop "+ @abilities.str.mod"-style terms for the base weapon (the engine adds Strength itself)
             subst = re.sub(r"\s*[+-]\s*@[A-Za-z0-9_.]+", "", subst)
         clean = _clean_formula(subst)
@@ -643,6 +648,9 @@ def weapon_facts(
     # critical
     crit = ctx.obj(sysd, "critical", f"{sp}.critical")
     effect = " ".join(ctx.text(crit, "effect", f"{sp}.critical.effect").split())
+    if isinstance(crit.get("effect"), (int, float)) and not isinstance(crit.get("effect"), bool):
+        notes.append(("critical", f"{sp}.critical.effect", f"{effect!r} is a number, not a critical effect: left out"))
+        effect = ""
     cparts = ctx.lst(crit, "parts", f"{sp}.critical.parts")
     extra = []
     for j, part in enumerate(cparts):
