@@ -47,5 +47,11 @@ bench: $(STAMP)
 bench-check: $(STAMP)
 	$(PY) bench/check.py
 
+# Random commands and mutated files for longer than `make test` does, with a summary (not part of `make test`).
+# FUZZ_ARGS="--commands 1000000 --files 10000" for the full goal of issue 20.
+.PHONY: fuzz
+fuzz: $(STAMP)
+	$(PY) scripts/fuzz.py $(FUZZ_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

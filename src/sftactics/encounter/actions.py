@@ -86,10 +86,23 @@ def _surprise(tx: Tx) -> bool:
     return tx.state.timeline.phase == "surprise"
 
 
+#: why a combatant that is down cannot act, most final first
+_DOWN = (("dead", "CON-10"), ("dying", "CON-12"), ("stable", "CON-32"), ("unconscious", "CON-35"))
+
+
 def _actor(tx: Tx, cid: str, ctx: Ctx) -> Combatant:
     if ctx.readied:
         return tx.state.get(cid)
-    return tx.state.require_turn(cid)
+    return _able(tx.state.require_turn(cid))
+
+
+def _able(c: Combatant) -> Combatant:
+    """``c``, if it can act at all: a dead, dying, stable or unconscious creature takes no actions (its turn
+    is for stabilizing or staying in the fight only)."""
+    for name, rule in _DOWN:
+        if c.creature.has(name):
+            raise RuleViolation(rule, f"{c.id} is {name} and cannot act")
+    return c
 
 
 def _slot(tx: Tx, c: Combatant, kind: budget.Kind, action: str, ctx: Ctx) -> str:
@@ -590,7 +603,7 @@ def do_stand_up(tx: Tx, cmd: StandUp, ctx: Ctx) -> None:
 
 
 def do_delay(tx: Tx, cmd: Delay, ctx: Ctx) -> None:
-    c = tx.state.require_turn(cmd.actor)
+    c = _able(tx.state.require_turn(cmd.actor))
     if not tx.state.timeline.turn_fresh:
         raise RuleViolation("ACT-71", "delay must be chosen before taking any action this turn")
     tx.emit(TurnSkipped(id=c.id, reason="delays (ACT-71)", delay=True))

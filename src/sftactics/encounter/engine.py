@@ -59,14 +59,43 @@ def step(state: Encounter, command: Command, dice: DiceSource, *, decide: Reacti
     return StepResult(tx.state, events)
 
 
+class _NeedsDice(Exception):
+    pass
+
+
+class _NoDice(DiceSource):
+    """Dice for a look ahead that must not roll: asking for a die stops the look."""
+
+    def _next(self, sides: int, purpose: str) -> int:
+        raise _NeedsDice(purpose)
+
+
 def pending(state: Encounter) -> str | None:
-    """Whose decision the engine is waiting for: the combatant whose turn it is, or (between turns) the next
-    one in order. None when the combat is over or has not begun."""
+    """Whose decision the engine is waiting for: the combatant whose turn it is, or (between turns) the one
+    whose command the engine accepts next: the combatant whose turn it would start, passing turns with nothing
+    to decide and starting a new round when only delayers are left, exactly as a command would (CF-12, ACT-71).
+    When starting that turn needs dice (bleeding, a confusion roll...), the next combatant in order who could
+    act. None when the combat is over or has not begun, or when it would end before anyone decides."""
     if state.result is not None or state.timeline.phase in ("setup", "ended"):
         return None
     if state.timeline.turn is not None:
         return state.timeline.turn
-    return flow.next_in_order(state)
+    tx = Tx(state, _NoDice())
+    try:
+        flow.advance(tx)
+    except _NeedsDice:
+        return flow.next_in_order(state) or flow.next_in_order(_next_round(state))
+    if tx.state.result is not None:
+        return None
+    return tx.state.timeline.turn
+
+
+def _next_round(state: Encounter) -> Encounter:
+    """The order as a new round would find it: nobody has acted and nobody is delaying any more."""
+    s = state.with_timeline(done=())
+    for cid in flow.delayers(state):
+        s = s.update(cid, delaying=False)
+    return s
 
 
 @dataclass
