@@ -130,3 +130,14 @@ def test_join_cannot_place_a_creature_where_it_cannot_stand(tmp_path: Path, at: 
     assert f.state == before
     f.do({"type": "join", "id": "Cy", "side": "foes", "statblock": "space-goblin", "at": [3, 1], "initiative": 3})
     assert f.state.get("Cy").position == (3, 1)
+
+
+def test_a_map_larger_than_the_limit_is_refused_up_front(tmp_path: Path) -> None:
+    from sftactics.grid.map import MAX_SIDE
+
+    p = tmp_path / "big.yaml"
+    rows = "\n".join("  " + "." * (MAX_SIDE + 1) for _ in range(2))
+    p.write_text(f"name: big\nmap: |\n{rows}\ncombatants:\n  - {PC}\n  - {FOE}\n")
+    with pytest.raises(FileFormatError) as e:
+        load_scenario(p)
+    assert str(e.value).startswith(f"{p}: map: a map at most {MAX_SIDE} squares wide")

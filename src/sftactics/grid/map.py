@@ -369,6 +369,11 @@ def _is_marker(ch: str) -> bool:
     return ch.isascii() and (ch.isupper() or ch.isdigit())
 
 
+#: The largest map side, in squares (2,000 ft): a tactical map larger than this is refused when it is read, so
+#: that loading it and playing a turn stay quick. Larger distances are local or overland movement (MOV-21..28).
+MAX_SIDE = 400
+
+
 def parse_map(text: str, *, file: str = "<map>") -> ParsedMap:
     """Read a map in the text format of the module docstring.
 
@@ -384,6 +389,10 @@ def parse_map(text: str, *, file: str = "<map>") -> ParsedMap:
     if not rows:
         raise FileFormatError(file, "row 0", "a map needs at least one row of squares")
     width, height = len(rows[0]), len(rows)
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise FileFormatError(
+            file, "", f"a map at most {MAX_SIDE} squares wide and {MAX_SIDE} high, not {width}x{height}"
+        )
     cells: list[int] = []
     marks: dict[str, list[Square]] = {}
     for y, row in enumerate(rows):
