@@ -70,10 +70,10 @@ def test_errors_name_the_file_and_the_field(tmp_path: Path, change: str, field: 
     assert expected in e.value.expected
 
 
-def test_a_fight_needs_two_sides_and_unique_names(tmp_path: Path) -> None:
+def test_one_side_is_a_trap_room_and_names_are_unique(tmp_path: Path) -> None:
     one_side = BASE.replace("side: aliens", "side: party")
-    with pytest.raises(FileFormatError, match="at least two sides"):
-        load_scenario(write(tmp_path, one_side))
+    enc = load_scenario(write(tmp_path, one_side))
+    assert enc.sides() == ["party"]
     twins = BASE.replace("id: Ksarik", "id: Krask")
     with pytest.raises(FileFormatError, match="unique"):
         load_scenario(write(tmp_path, twins))

@@ -353,8 +353,6 @@ def do_manipulate(tx: Tx, cmd: Manipulate, ctx: Ctx) -> None:
 def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
     if tx.state.timeline.phase != "setup":
         raise RuleViolation("CF-01", "the combat has already begun")
-    if len(tx.state.sides()) < 2:
-        raise RuleViolation("CF-02", "a combat needs at least two sides")
     flow.begin(tx, roll_awareness=cmd.roll_awareness)
 
 
@@ -832,6 +830,9 @@ def _kind_of(cmd: Command) -> str:
         "harrying_fire": "standard",
         "feint": "standard",
         "maneuver": "standard",
+        "wake": "standard",
+        "right_yourself": "move",
+        "dismiss": "standard",
     }.get(cmd.type, "other")
 
 
@@ -899,6 +900,12 @@ def _lazy(name: str, module: str = "effects") -> Callable[[Tx, Any, Ctx], None]:
     return run
 
 
+#: the GM's toolbox and the small actions that come with it (gm.py)
+GM_TOOLBOX = (
+    "ability_damage", "restore_ability", "negative_levels", "remove_negative_levels", "add_effect", "end_effect",
+    "dismiss", "rest", "wake", "right_yourself", "willing",
+)  # fmt: skip
+
 HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "begin": do_begin,
     "attack": do_attack,
@@ -943,4 +950,5 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "remove_condition": do_remove_condition,
     "join": do_join,
     "end_combat": do_end_combat,
+    **{name: _lazy(f"do_{name}", "gm") for name in GM_TOOLBOX},
 }

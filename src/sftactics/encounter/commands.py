@@ -444,6 +444,134 @@ class EndCombat(_Cmd):
     reason: str = "the GM ends the combat"
 
 
+# ---------------------------------------------------------------- the GM's toolbox (gm.py)
+AbilityName = Literal["str", "dex", "con", "int", "wis", "cha"]
+
+
+class AbilityDamage(_Cmd):
+    """The GM deals ability damage (ABL-01..05), drain (ABL-08, ABL-09) or a penalty (ABL-07) to one score."""
+
+    type: Literal["ability_damage"] = "ability_damage"
+    target: str
+    ability: AbilityName
+    points: int = Field(ge=1, le=100)
+    kind: Literal["damage", "drain", "penalty"] = "damage"
+
+
+class RestoreAbility(_Cmd):
+    """Ability damage, drain or a penalty goes away: ``points`` of it, or all of it (ABL-06..08)."""
+
+    type: Literal["restore_ability"] = "restore_ability"
+    target: str
+    ability: AbilityName
+    points: int | None = Field(None, ge=1, le=100)
+    kind: Literal["damage", "drain", "penalty"] = "damage"
+
+
+class NegativeLevels(_Cmd):
+    """The GM gives negative levels (ABL-10..13): temporary unless ``permanent``; ``dc`` for the daily save."""
+
+    type: Literal["negative_levels"] = "negative_levels"
+    target: str
+    count: int = Field(ge=1, le=40)
+    permanent: bool = False
+    dc: int | None = Field(None, ge=0, le=100)
+    source: str = "GM"
+
+
+class RemoveNegativeLevels(_Cmd):
+    """Negative levels go away: ``count`` (all if omitted), from ``source`` (any if omitted), temporary ones
+    first; permanent ones only with ``include_permanent`` (ABL-13)."""
+
+    type: Literal["remove_negative_levels"] = "remove_negative_levels"
+    target: str
+    count: int | None = Field(None, ge=1, le=40)
+    source: str | None = None
+    include_permanent: bool = False
+
+
+class EffectModifier(_Cmd):
+    """A number an effect changes while it lasts: ``selector`` as in stat blocks (``ac``, ``attack``,
+    ``saves``, ``skill:stealth``...), a bonus ``type`` for stacking (BON-01..13), ``when`` tags."""
+
+    selector: str
+    value: int = Field(ge=-100, le=100)
+    type: Literal[
+        "untyped", "armor", "circumstance", "divine", "enhancement", "insight", "luck", "morale", "racial"
+    ] = "untyped"
+    when: frozenset[str] = frozenset()
+
+
+class AddEffect(_Cmd):
+    """The GM starts a named effect on ``target``: modifiers, a condition and/or temporary HP, for ``rounds``
+    rounds counted by initiative count (CF-14) or until ended. ``concentration``: the creature keeping it up
+    (it may stop at no action on its turn, ACT-77); ``dismissible``: the creature that may dismiss it as a
+    standard action (EFF-34, ACT-16)."""
+
+    type: Literal["add_effect"] = "add_effect"
+    target: str
+    name: str = Field(min_length=1, max_length=80)
+    modifiers: tuple[EffectModifier, ...] = ()
+    condition: str | None = None
+    temp_hp: int = Field(0, ge=0, le=10_000)
+    rounds: int | None = Field(None, ge=1, le=100_000)
+    concentration: str | None = None
+    dismissible: str | None = None
+    source: str = "GM"
+
+
+class EndEffect(_Cmd):
+    """The GM ends a named effect (on ``target`` only, if given); temporary HP it granted go with it (DMG-09)."""
+
+    type: Literal["end_effect"] = "end_effect"
+    name: str
+    target: str | None = None
+
+
+class Dismiss(_Cmd):
+    """End an effect you keep up: stop concentrating (no action, on your turn, ACT-77) or dismiss a
+    dismissible effect (a standard action, EFF-34, ACT-16)."""
+
+    type: Literal["dismiss"] = "dismiss"
+    actor: str
+    name: str
+
+
+class Rest(_Cmd):
+    """Rest outside the fight's rounds (the GM's call): ``stamina`` spends 1 RP and 10 minutes to regain all
+    Stamina (INJ-16); ``night`` is a full night's rest (INJ-16, INJ-17, ABL-06); ``bed_rest`` 24 hours of it."""
+
+    type: Literal["rest"] = "rest"
+    target: str
+    kind: Literal["stamina", "night", "bed_rest"] = "stamina"
+    interrupted: bool = False
+
+
+class Wake(_Cmd):
+    """Wake a sleeping creature within reach as a standard action (CON-01)."""
+
+    type: Literal["wake"] = "wake"
+    actor: str
+    target: str
+
+
+class RightYourself(_Cmd):
+    """Grab a handhold or push off to stop floating off-kilter in zero gravity: a move action (CON-23)."""
+
+    type: Literal["right_yourself"] = "right_yourself"
+    actor: str
+
+
+class Willing(_Cmd):
+    """Declare yourself a willing target (of ``toward``'s effects, or anyone's) or take it back: no action, at
+    any time, even off-turn or flat-footed (ACT-75)."""
+
+    type: Literal["willing"] = "willing"
+    actor: str
+    toward: str | None = None
+    willing: bool = True
+
+
 Command = Annotated[
     Begin
     | Attack
@@ -487,7 +615,18 @@ Command = Annotated[
     | AddCondition
     | RemoveCondition
     | Join
-    | EndCombat,
+    | EndCombat
+    | AbilityDamage
+    | RestoreAbility
+    | NegativeLevels
+    | RemoveNegativeLevels
+    | AddEffect
+    | EndEffect
+    | Dismiss
+    | Rest
+    | Wake
+    | RightYourself
+    | Willing,
     Field(discriminator="type"),
 ]
 

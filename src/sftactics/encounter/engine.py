@@ -26,7 +26,11 @@ from sftactics.encounter.state import Encounter
 from sftactics.encounter.tx import ReactionDecider, Tx
 
 #: Commands a GM may send at any time (no actor, no turn order).
-GM_COMMANDS = frozenset({"damage", "heal", "add_condition", "remove_condition", "end_combat", "trigger", "join"})
+GM_COMMANDS = frozenset({"damage", "heal", "add_condition", "remove_condition", "end_combat", "trigger", "join",
+                         "ability_damage", "restore_ability", "negative_levels", "remove_negative_levels",
+                         "add_effect", "end_effect", "rest", "willing"})  # fmt: skip
+#: GM commands that still work once the combat is over: the fight's aftermath is the GM's too
+AFTER_THE_END = GM_COMMANDS - {"end_combat", "trigger", "join"}
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class StepResult:
 def step(state: Encounter, command: Command, dice: DiceSource, *, decide: ReactionDecider | None = None) -> StepResult:
     """Validate and resolve one command. Raises RuleViolation (state untouched) when it breaks a rule.
     ``decide`` is asked before each attack of opportunity (default: every combatant takes the ones it can)."""
-    if state.result is not None and command.type != "begin":
+    if state.result is not None and command.type != "begin" and command.type not in AFTER_THE_END:
         raise RuleViolation("CF-02", f"the combat is over ({state.result.reason})")
     tx = Tx(state, dice, decide)
     actor = command_actor(command)

@@ -300,7 +300,7 @@ def check_end(tx: Tx) -> bool:
     s = tx.state
     if s.result is not None:
         return True
-    if s.timeline.phase == "setup" or len(s.sides()) < 2:
+    if s.timeline.phase == "setup" or len(s.sides()) < 2 or s.options.combat_ends == "gm":
         return False
     sides = able_sides(s)
     if len(sides) <= 1:

@@ -65,6 +65,9 @@ class Effect(_Model):
     flags: NameSet = frozenset()  # e.g. "total_defense", "no_aoo"
     expires: Expiry = Field(default_factory=Expiry)
     rule: str = ""
+    temp_hp: int = 0  # temporary HP it granted: they end with it (DMG-09)
+    keeper: str | None = None  # the creature that keeps it up by concentrating, or may dismiss it
+    keep: Literal["none", "concentration", "dismissible"] = "none"
 
 
 class ReadiedAction(_Model):

@@ -87,6 +87,12 @@ class Sf1eOptions(BaseModel):
     helpless_prone_stack: bool = Field(
         True, description="MOD-19: helpless's +4 to melee attackers stacks with prone's -4 AC against melee."
     )
+    combat_ends: Literal["one_side_left", "gm"] = Field(
+        "one_side_left",
+        description="CF-02: the combat ends by itself when only one side (or nobody) can fight on; 'gm': only "
+        "the GM's end_combat ends it. Once it is over, the GM's damage, healing, conditions, effects, ability "
+        "and rest commands still work.",
+    )
     noisy_combat_locates: bool = Field(
         True,
         description="SEN-05 / GM call: a combatant that is fighting in the open (not hiding, not invisible, not "
