@@ -29,7 +29,7 @@ from sftactics.encounter.events import (
     TurnSkipped,
     TurnStarted,
 )
-from sftactics.encounter.state import Combatant, Encounter
+from sftactics.encounter.state import Combatant, Encounter, StartAt
 from sftactics.encounter.tx import Tx
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import injury, stats
@@ -119,11 +119,13 @@ def begin(tx: Tx, *, roll_awareness: bool = False) -> None:
     elif s.track_awareness:
         perception.refresh(tx, force=True)
     s = tx.state
-    surprise = surprise_round(s)
+    surprise = surprise_round(s) and s.start_at is None
     for cid in s.combatants:
         roll_initiative(tx, cid)
     sort_order(tx, list(s.combatants))
-    if surprise:
+    if s.start_at is not None:
+        _under_way(tx, s.start_at)
+    elif surprise:
         for c in list(tx.state.combatants.values()):
             if not c.aware:
                 new = cond.add_condition(c.creature, ConditionInstance(name="flat-footed", source=SURPRISED))
@@ -133,6 +135,21 @@ def begin(tx: Tx, *, roll_awareness: bool = False) -> None:
     else:
         tx.emit(RoundStarted(round=1))
     advance(tx)
+
+
+def _under_way(tx: Tx, at: StartAt) -> None:
+    """Open the round a scenario's fight is already in: those who have had their turn this round are done,
+    and everyone has acted at least once if this is not the first round (no surprise flat-footedness)."""
+    tx.emit(RoundStarted(round=at.round))
+    order = tx.state.timeline.order
+    done = [*at.acted]
+    if at.turn is not None:
+        done += [cid for cid in order[: order.index(at.turn)] if cid not in done]
+    tx.emit(OrderSet(order=order, reason=f"the fight is under way: round {at.round}", mark_done=tuple(done)))
+    for cid in order:
+        if at.round > 1 or cid in done:
+            tx.emit(CombatantChanged(id=cid, changes={"acted": True}))
+    tx.note(f"the fight is already under way: round {at.round}" + (f", {at.turn}'s turn" if at.turn else ""), "CF-12")
 
 
 # ---------------------------------------------------------------- turns

@@ -126,6 +126,16 @@ class Timeline(_Model):
     done: tuple[str, ...] = ()  # who has had (or passed) a turn this round
 
 
+class StartAt(_Model):
+    """A fight already under way when the scenario begins: ``begin`` opens round ``round`` (no surprise round)
+    with everyone at their given initiative, the combatants in ``acted`` and every one before ``turn`` in the
+    order counted as having had their turn this round, and ``turn``'s turn (or the next one) starting."""
+
+    round: int = Field(1, ge=1, le=10_000)
+    turn: str | None = None
+    acted: tuple[str, ...] = ()
+
+
 class CombatResult(_Model):
     winner: str | None
     reason: str
@@ -141,6 +151,7 @@ class Encounter(_Model):
     gravity: Literal["zero", "low", "normal", "high"] = "normal"
     combatants: dict[str, Combatant]
     timeline: Timeline = Field(default_factory=Timeline)
+    start_at: StartAt | None = None  # a fight already under way (the scenario's ``timeline``)
     effects: tuple[Effect, ...] = ()
     next_effect_id: int = 1
     result: CombatResult | None = None

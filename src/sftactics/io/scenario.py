@@ -17,7 +17,7 @@ from sftactics.core.errors import FileFormatError, SftError
 from sftactics.core.validation import first_problem
 from sftactics.encounter.commands import COMMANDS_ADAPTER, Command
 from sftactics.encounter.space import placement_problem
-from sftactics.encounter.state import Combatant, Encounter
+from sftactics.encounter.state import Combatant, Encounter, StartAt
 from sftactics.io.files import load_model, read_data, validation_error
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.statblock import StatBlock
@@ -62,6 +62,11 @@ class ScenarioFile(_Model):
     track_awareness: bool = Field(True, description="track who perceives whom (SEN-05..10)")
     map: str | None = Field(None, description="the battle map in the grid's text format (docs/maps.md)")
     options: Sf1eOptions = Field(default_factory=Sf1eOptions)
+    timeline: StartAt | None = Field(
+        None,
+        description="a fight already under way: the round, whose turn it is and who else has acted this round "
+        "(everyone needs an initiative)",
+    )
     combatants: tuple[CombatantEntry, ...]
 
     @model_validator(mode="after")
@@ -73,6 +78,16 @@ class ScenarioFile(_Model):
             seen.add(c.id)
         if not self.combatants:
             raise ValueError("a scenario needs at least one combatant")
+        t = self.timeline
+        if t is not None:
+            missing = [c.id for c in self.combatants if c.initiative is None]
+            if missing:
+                raise ValueError(f"timeline: a fight under way needs everyone's initiative ({', '.join(missing)})")
+            for name in (*t.acted, *([t.turn] if t.turn else [])):
+                if name not in seen:
+                    raise ValueError(f"timeline: no combatant named {name!r}")
+            if t.turn is not None and t.turn in t.acted:
+                raise ValueError(f"timeline: {t.turn} cannot have acted already and be about to take its turn")
         return self
 
 
@@ -115,7 +130,7 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
             ammo=entry.ammo,
         )
     enc = Encounter(name=scen.name, options=scen.options, map=scen.map, combatants=combatants,
-                    gravity=_gravity(grid), track_awareness=scen.track_awareness)  # fmt: skip
+                    gravity=_gravity(grid), track_awareness=scen.track_awareness, start_at=scen.timeline)  # fmt: skip
     for i, c in enumerate(combatants.values()):
         if c.position is not None:
             problem = placement_problem(enc, c, c.position, among=list(combatants)[:i])
