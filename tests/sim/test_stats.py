@@ -69,7 +69,7 @@ def test_aggregate_counts_in_run_order() -> None:
 def test_summary_json_shape() -> None:
     d = json.loads(json.dumps(aggregate(_fights()).to_dict()))
     assert set(d) == {"meta", "runs", "sides", "draw", "rounds", "combatants", "pc_death_causes", "timing",
-                      "round_limited", "failures"}  # fmt: skip
+                      "round_limited", "failures", "headline"}  # fmt: skip
     assert d["failures"] == [] and d["round_limited"]["count"] == 0
     assert set(d["sides"]["party"]) == {"members", "pcs", "win", "any_knocked_out", "any_died",
                                          "any_died_or_left_dying", "conceded"}  # fmt: skip

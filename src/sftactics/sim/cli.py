@@ -145,7 +145,12 @@ def simulate_cmd(
     except ValueError as e:
         raise SftError(str(e)) from None
     if kernel:
+        err.print(f"[dim]{runs} fights, all played by the compiled kernel[/dim]")
         _compiling_note()
+    else:
+        why = job.kernel_refusals() if engine != "full" else ["--engine full"]
+        err.print(f"[dim]{runs} fights, all played by the engine (about one to a few fights a second per "
+                  f"worker); the compiled kernel does not play this one: {'; '.join(why)}[/dim]")  # fmt: skip
     with _progress(progress, f"simulating {encounter.name}") as step:
         try:
             summary = simulate(job, runs, workers=workers, backend=_backend(backend), scheduler=scheduler,
@@ -228,12 +233,26 @@ def print_summary(summary: Summary, console: Console) -> None:
     """The readable report: sides, rounds, combatants, causes of PC deaths."""
     m, t = summary.meta, summary.timing
     pols = ", ".join(f"{k}: {v}" for k, v in dict(m.get("policies", {})).items())
-    played = "the compiled kernel" if m.get("engine") == "compiled" else "the full engine"
+    by = dict(m.get("fights_by", {}))
+    played = (f"the compiled kernel ({by.get('kernel', 0)}) and the engine ({by.get('engine', 0)})" if by
+              else "the compiled kernel" if m.get("engine") == "compiled" else "the full engine")  # fmt: skip
     console.print(f"[bold]{m.get('scenario', '')}[/bold]: {summary.runs} fights, seed {m.get('seed')}, "
                   f"policies {pols}, round limit {m.get('max_rounds')}, played by {played}")  # fmt: skip
     if t.get("seconds"):
         console.print(f"[dim]{t['seconds']:.1f} s on {t.get('workers')} worker(s) ({t.get('backend')}): "
                       f"{t.get('fights_per_second', 0):.1f} fights/s[/dim]")  # fmt: skip
+    h = summary.headline
+    if h is not None:
+        length = h.rounds
+        console.print(f"[bold]What a GM fears[/bold] for {h.party} (95% intervals):")
+        console.print(f"  total party kill:       {h.tpk.describe()}")
+        console.print(f"  at least one PC dies:   {h.pc_death.describe()}")
+        console.print(f"  at least one PC drops:  {h.pc_drop.describe()}")
+        console.print(f"  expected length:        {length.value:.1f} rounds [{length.low:.1f}-{length.high:.1f}]")
+        if h.danger is not None:
+            d = h.danger_share
+            console.print(f"  most dangerous foe:     {h.danger}, {100 * d.value:.0f}% of its side's damage "
+                          f"[{100 * d.low:.0f}-{100 * d.high:.0f}]", markup=False)  # fmt: skip
     sides = Table(title="Sides (95% intervals)")
     for col in ("side", "wins", "someone KO", "someone dies", "dies or left dying", "retreats"):
         sides.add_column(col, justify="left" if col == "side" else "right")

@@ -273,6 +273,7 @@ def simulate(
         "policies": job.policy_map(),
         "max_rounds": job.max_rounds,
         "engine": "compiled" if job.compiled() else "full",
+        "fights_by": {"kernel": runs if job.compiled() else 0, "engine": 0 if job.compiled() else runs},
     }
     info.update(meta or {})
     summary.meta.update(info)

@@ -148,6 +148,104 @@ class RoundStats:
     max: int
 
 
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean (or a share) with its 95% interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "ci95": [self.low, self.high]}
+
+
+def mean_estimate(values: Sequence[float]) -> Estimate:
+    """The mean with a normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return Estimate(0.0, 0.0, 0.0)
+    m = sum(values) / n
+    if n == 1:
+        return Estimate(m, m, m)
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return Estimate(m, m - half, m + half)
+
+
+def share_estimate(parts: Sequence[float], totals: Sequence[float]) -> Estimate:
+    """sum(parts) / sum(totals) over fights, with a 95% interval by the delta method (ratio of means)."""
+    n = len(parts)
+    total = sum(totals)
+    if n == 0 or total <= 0:
+        return Estimate(0.0, 0.0, 0.0)
+    r = sum(parts) / total
+    if n == 1:
+        return Estimate(r, r, r)
+    mt = total / n
+    resid = [p - r * t for p, t in zip(parts, totals, strict=True)]
+    mr = sum(resid) / n
+    var = sum((x - mr) ** 2 for x in resid) / (n - 1)
+    half = Z95 * math.sqrt(var / n) / mt
+    return Estimate(r, max(0.0, r - half), min(1.0, r + half))
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """What a GM fears, in plain words: a total party kill (every PC dead, or dying with nobody left to save
+    them), at least one PC dead, at least one PC dropped, the expected length, and the foe that deals the
+    largest share of its side's damage."""
+
+    party: str
+    tpk: Proportion
+    pc_death: Proportion
+    pc_drop: Proportion
+    rounds: Estimate
+    danger: str | None
+    danger_share: Estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "party": self.party,
+            "total_party_kill": self.tpk.to_dict(),
+            "pc_death": self.pc_death.to_dict(),
+            "pc_drop": self.pc_drop.to_dict(),
+            "rounds": self.rounds.to_dict(),
+            "most_dangerous_foe": None if self.danger is None else {"id": self.danger, **self.danger_share.to_dict()},
+        }
+
+
+def headline(fights: Sequence[FightResult]) -> Headline | None:
+    """The :class:`Headline` of fights in which one side has player characters (None if none has)."""
+    if not fights:
+        return None
+    first = fights[0]
+    party = next((c.side for c in first.combatants if c.pc), None)
+    if party is None:
+        return None
+    n = len(fights)
+    tpk = death = drop = 0
+    dealt: dict[str, list[float]] = {}
+    totals: list[float] = []
+    for f in fights:
+        pcs = [c for c in f.combatants if c.pc and c.side == party]
+        lost = [c.died or (c.dying_at_end and f.winner != party) for c in pcs]
+        tpk += bool(pcs) and all(lost)
+        death += any(c.died for c in pcs)
+        drop += any(c.knocked_out for c in pcs)
+        foes = [c for c in f.combatants if c.side != party]
+        totals.append(float(sum(c.damage_dealt for c in foes)))
+        for c in foes:
+            dealt.setdefault(c.id, [0.0] * (len(totals) - 1)).append(float(c.damage_dealt))
+        for xs in dealt.values():
+            if len(xs) < len(totals):
+                xs.append(0.0)
+    danger = max(dealt, key=lambda cid: (sum(dealt[cid]), cid)) if dealt and sum(totals) > 0 else None
+    share = share_estimate(dealt[danger], totals) if danger is not None else Estimate(0.0, 0.0, 0.0)
+    return Headline(party, Proportion(tpk, n), Proportion(death, n), Proportion(drop, n),
+                    mean_estimate([f.rounds for f in fights]), danger, share)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Summary:
     """Everything a simulation reports. ``meta`` (scenario, policies, seed, runs) and ``timing`` are filled by
@@ -161,6 +259,7 @@ class Summary:
     pc_death_causes: tuple[tuple[str, int], ...]
     round_limited: Proportion = Proportion(0, 0)  # fights ended by the round limit
     failures: tuple[FightResult, ...] = ()  # fights that failed (seed, index, traceback); not in any figure
+    headline: Headline | None = None  # what a GM fears, first (None without player characters)
     meta: dict[str, Any] = field(default_factory=dict)
     timing: dict[str, Any] = field(default_factory=dict)
 
@@ -214,6 +313,7 @@ class Summary:
                 for c in self.combatants
             },
             "pc_death_causes": [{"cause": k, "count": v} for k, v in self.pc_death_causes],
+            "headline": None if self.headline is None else self.headline.to_dict(),
             "round_limited": self.round_limited.to_dict(),
             "failures": [{"index": f.index, "seed": f.seed, "error": f.error} for f in self.failures],
         }
@@ -342,7 +442,8 @@ def aggregate(results: Iterable[FightResult], *, top_causes: int = 10) -> Summar
     )
     top = tuple(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))[:top_causes])
     limited = sum(1 for f in fights if f.round_limited)
-    return Summary(n, sides, Proportion(draws, n), round_stats, combatants, top, Proportion(limited, n), failures)
+    return Summary(n, sides, Proportion(draws, n), round_stats, combatants, top, Proportion(limited, n), failures,
+                   headline(fights))  # fmt: skip
 
 
 class SimulationFailed(SftError):
