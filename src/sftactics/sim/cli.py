@@ -23,11 +23,15 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from sftactics.core.errors import SftError
 from sftactics.sim.stats import Summary
@@ -66,6 +70,14 @@ def _engine(engine: str) -> Any:
     return engine
 
 
+class _RateColumn(ProgressColumn):
+    """Fights per second so far."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.1f}/s", style="progress.data.speed")
+
+
 @contextmanager
 def _progress(show: bool, what: str) -> Iterator[Callable[[int, int], None]]:
     if not show:
@@ -76,6 +88,7 @@ def _progress(show: bool, what: str) -> Iterator[Callable[[int, int], None]]:
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("fights"),
+        _RateColumn(),
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),
@@ -109,6 +122,24 @@ def _compiling_note() -> None:
             "[dim]compiling the fight kernel (numba): once after an install or an upgrade, a few minutes; "
             "later runs start in seconds[/dim]"
         )
+
+
+def _compile_first(job: Any, show: bool) -> None:
+    """Compile the kernel here, with its own progress line, before the workers start (they then load it from
+    numba's disk cache instead of each compiling it)."""
+    from sftactics.sim.kernel.run import code_cached, kernel_batch
+
+    if code_cached() is not False:
+        return
+    if not show:
+        _compiling_note()
+        return
+    line = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), TimeElapsedColumn(), console=err,
+                    transient=True)  # fmt: skip
+    with line:
+        line.add_task("compiling the fight kernel (numba; once after an install or an upgrade)", total=None)
+        kernel_batch(job.encounter, [1], [0], 1, job.policy_map())
+    err.print("[dim]fight kernel compiled and cached[/dim]")
 
 
 def _backend(backend: str) -> Any:
@@ -146,7 +177,7 @@ def simulate_cmd(
         raise SftError(str(e)) from None
     if kernel:
         err.print(f"[dim]{runs} fights, all played by the compiled kernel[/dim]")
-        _compiling_note()
+        _compile_first(job, progress)
     else:
         why = job.kernel_refusals() if engine != "full" else ["--engine full"]
         err.print(f"[dim]{runs} fights, all played by the engine (about one to a few fights a second per "
