@@ -208,6 +208,8 @@ def _derived(fight: Fight, cid: str, key: str) -> Any:
         return stats.armor_class(creature, which, vs=vs, options=opts).total
     if key in ("fort", "ref", "will"):
         return stats.save_bonus(creature, key, options=opts).total
+    if key in ("max_hp", "max_sp", "max_rp"):
+        return getattr(stats, key)(creature).total
     if key == "speed":
         return stats.speed(creature).total
     if key == "initiative":
