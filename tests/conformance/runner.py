@@ -292,20 +292,16 @@ def check_expect(fight: Fight, events: list[dict[str, Any]], expect: dict[str, A
 
 
 def run_encounter(case: Case) -> None:
-    enc = build(case)
-    steps = case.body["steps"]
-    all_dice = [d for s in steps for d in parse_dice(s.get("dice"))]
-    dice = ScriptedDice([r for r, _ in all_dice])
-    fight = Fight(enc, dice)
-    used = 0
-    for i, s in enumerate(steps):
+    """Each step gets its own scripted dice (``Fight.dice``), so a step's dice are exactly the ones it rolls."""
+    fight = Fight(build(case), ScriptedDice([]))
+    for i, s in enumerate(case.body["steps"]):
         cmd = s["do"]
         where = f"step {i + 1} ({cmd.get('type')})"
         labels = parse_dice(s.get("dice"))
+        dice = ScriptedDice([r for r, _ in labels])
+        fight.dice = dice
         before = fight.state.model_dump(mode="json")
         if "refused" in s:
-            if labels:
-                raise CaseError(f"{where}: a refused command rolls no dice; give none")
             try:
                 fight.do(cmd)
             except RuleViolation as e:
@@ -313,11 +309,13 @@ def run_encounter(case: Case) -> None:
                     raise CaseError(f"{where}: refused naming {e.rule} ({e.message}), expected {s['refused']}") from e
                 if "message" in s and s["message"].lower() not in e.message.lower():
                     raise CaseError(f"{where}: refusal message {e.message!r} lacks {s['message']!r}") from e
+            except DiceError as e:
+                raise CaseError(f"{where}: {e} (after the {len(labels)} dice listed for this step)") from e
             else:
                 raise CaseError(f"{where}: expected a refusal naming {s['refused']}, but the command was accepted")
             if fight.state.model_dump(mode="json") != before:
                 raise CaseError(f"{where}: the refused command changed the state")
-            if len(dice.history) != used:
+            if dice.history:
                 raise CaseError(f"{where}: the refused command kept dice it rolled")
             check_expect(fight, [], s.get("expect") or {}, where)
             continue
@@ -327,12 +325,10 @@ def run_encounter(case: Case) -> None:
             raise CaseError(f"{where}: {e} (after the {len(labels)} dice listed for this step)") from e
         except RuleViolation as e:
             raise CaseError(f"{where}: refused unexpectedly: {e}") from e
-        rolled = len(dice.history) - used
-        if rolled != len(labels):
-            extra = [f"d{d.sides}={d.result} for {d.purpose!r}" for d in dice.history[used:]]
-            raise CaseError(f"{where}: the step lists {len(labels)} dice but the engine rolled {rolled}: {extra}")
-        check_labels(dice, labels, used, where)
-        used += rolled
+        if len(dice.history) != len(labels):
+            extra = [f"d{d.sides}={d.result} for {d.purpose!r}" for d in dice.history]
+            raise CaseError(f"{where}: the step lists {len(labels)} dice but the engine rolled {len(dice.history)}: {extra}")
+        check_labels(dice, labels, 0, where)
         check_expect(fight, [e.model_dump(mode="json") for e in evs], s.get("expect") or {}, where)
 
 
