@@ -376,6 +376,8 @@ def _value(v: Any, env: dict[str, Any], library: dict[str, Any]) -> Any:
             if validate is not None and not any(not _plain(x) for x in kwargs.values()):
                 return validate(kwargs)
             return cls(**kwargs)
+        if "$tuple" in v:
+            return tuple(_value(x, env, library) for x in v["$tuple"])
         if "$fraction" in v:
             return Fraction(str(v["$fraction"]))
         if "$set" in v:
@@ -390,6 +392,23 @@ def _plain(v: Any) -> bool:
     if isinstance(v, list):
         return all(_plain(x) for x in v)
     return v is None or isinstance(v, str | int | float | bool)
+
+
+def _items(value: Any) -> list[Any]:
+    return [list(x) if isinstance(x, tuple) else x for x in value]
+
+
+def check_result(result: Any, path: str, exp: Any, what: str) -> None:
+    """``path`` on the result; ``path|has`` / ``path|lacks``: these items are (not) in the collection."""
+    for suffix, present in (("|has", True), ("|lacks", False)):
+        if path.endswith(suffix):
+            items = _items(get_path(result, path[: -len(suffix)]))
+            wrong = [e for e in exp if (e in items) != present]
+            if wrong:
+                raise CaseError(f"{what}: {'missing' if present else 'unexpected'} {wrong}")
+            return
+    actual = result if path in ("", "=") else get_path(result, path)
+    expect_eq(actual, exp, what)
 
 
 def run_calls(case: Case) -> None:
@@ -416,8 +435,7 @@ def run_calls(case: Case) -> None:
         if "as" in call:
             env[call["as"]] = result
         for path, exp in (call.get("expect") or {}).items():
-            actual = result if path in ("", "=") else get_path(result, path)
-            expect_eq(actual, exp, f"{where}: {path or 'result'}")
+            check_result(result, path, exp, f"{where}: {path or 'result'}")
     if len(dice.history) != len(labels):
         raise CaseError(f"the case lists {len(labels)} dice but {len(dice.history)} were rolled")
     check_labels(dice, labels, 0, "calls")
