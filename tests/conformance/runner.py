@@ -371,11 +371,12 @@ def _value(v: Any, env: dict[str, Any], library: dict[str, Any]) -> Any:
             return c
         if "$new" in v:
             cls = _resolve_name(v["$new"])
-            kwargs = {k: _value(x, env, library) for k, x in v.items() if k != "$new"}
+            pos = [_value(x, env, library) for x in v.get("$args", [])]
+            kwargs = {k: _value(x, env, library) for k, x in v.items() if k not in ("$new", "$args")}
             validate = getattr(cls, "model_validate", None)
-            if validate is not None and not any(not _plain(x) for x in kwargs.values()):
+            if validate is not None and not pos and all(_plain(x) for x in kwargs.values()):
                 return validate(kwargs)
-            return cls(**kwargs)
+            return cls(*pos, **kwargs)
         if "$tuple" in v:
             return tuple(_value(x, env, library) for x in v["$tuple"])
         if "$fraction" in v:
