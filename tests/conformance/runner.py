@@ -64,8 +64,16 @@ def load_cases(folder: Path = CASES) -> list[Case]:
             if not raw.get("rules") or not raw.get("ruling"):
                 raise CaseError(f"{path.name}: case {name!r} needs 'rules' and a one-line 'ruling'")
             out.append(
-                Case(name=name, file=path.name, rules=tuple(raw["rules"]), ruling=raw["ruling"], body=raw,
-                     library=library, xfail=raw.get("xfail"), default_setup=default_setup)  # fmt: skip
+                Case(
+                    name=name,
+                    file=path.name,
+                    rules=tuple(raw["rules"]),
+                    ruling=raw["ruling"],
+                    body=raw,
+                    library=library,
+                    xfail=raw.get("xfail"),
+                    default_setup=default_setup,
+                )
             )
     return out
 
@@ -255,7 +263,9 @@ def _event_matches(ev: dict[str, Any], want: dict[str, Any]) -> bool:
     return True
 
 
-def check_events(events: list[dict[str, Any]], want: list[dict[str, Any]], none: list[dict[str, Any]], where: str) -> None:
+def check_events(
+    events: list[dict[str, Any]], want: list[dict[str, Any]], none: list[dict[str, Any]], where: str
+) -> None:
     for w in want:
         count = w.get("count")
         spec = {k: v for k, v in w.items() if k != "count"}
@@ -327,7 +337,9 @@ def run_encounter(case: Case) -> None:
             raise CaseError(f"{where}: refused unexpectedly: {e}") from e
         if len(dice.history) != len(labels):
             extra = [f"d{d.sides}={d.result} for {d.purpose!r}" for d in dice.history]
-            raise CaseError(f"{where}: the step lists {len(labels)} dice but the engine rolled {len(dice.history)}: {extra}")
+            raise CaseError(
+                f"{where}: the step lists {len(labels)} dice but the engine rolled {len(dice.history)}: {extra}"
+            )
         check_labels(dice, labels, 0, where)
         check_expect(fight, [e.model_dump(mode="json") for e in evs], s.get("expect") or {}, where)
 
@@ -426,7 +438,8 @@ def run_calls(case: Case) -> None:
                 fn(*args, **kwargs)
             except RuleViolation as e:
                 if e.rule != call["refused"]:
-                    raise CaseError(f"{where}: refused naming {e.rule} ({e.message}), expected {call['refused']}") from e
+                    want = call["refused"]
+                    raise CaseError(f"{where}: refused naming {e.rule} ({e.message}), expected {want}") from e
                 continue
             raise CaseError(f"{where}: expected a refusal naming {call['refused']}")
         try:
