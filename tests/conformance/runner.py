@@ -28,6 +28,10 @@ from sftactics.sf1e.state import Creature, CreatureState
 CASES = Path(__file__).parent / "cases"
 _DIE = re.compile(r"^\s*(\d+)\s*(.*?)\s*$")
 _WORD = re.compile(r"[a-z0-9%]+")
+_RULE = re.compile(r"^[A-Z][A-Z0-9]*-\d{2}$")
+_CASE_KEYS = {"name", "rules", "ruling", "xfail", "setup", "steps", "calls", "dice"}
+_STEP_KEYS = {"do", "dice", "expect", "refused", "message"}
+_CALL_KEYS = {"call", "args", "kwargs", "as", "expect", "refused"}
 
 
 class CaseError(AssertionError):
@@ -61,8 +65,7 @@ def load_cases(folder: Path = CASES) -> list[Case]:
             if name in seen:
                 raise CaseError(f"{path.name}: two cases are named {name!r}")
             seen.add(name)
-            if not raw.get("rules") or not raw.get("ruling"):
-                raise CaseError(f"{path.name}: case {name!r} needs 'rules' and a one-line 'ruling'")
+            check_shape(raw, f"{path.name}: case {name!r}")
             out.append(
                 Case(
                     name=name,
@@ -76,6 +79,27 @@ def load_cases(folder: Path = CASES) -> list[Case]:
                 )
             )
     return out
+
+
+def check_shape(raw: dict[str, Any], where: str) -> None:
+    """Typos must not turn a check into no check: unknown keys are errors, and every case checks something."""
+    if not raw.get("rules") or not raw.get("ruling"):
+        raise CaseError(f"{where}: needs 'rules' and a one-line 'ruling'")
+    bad_rules = [r for r in raw["rules"] if not _RULE.match(str(r))]
+    if bad_rules:
+        raise CaseError(f"{where}: rule IDs look like ATK-14, not {bad_rules}")
+    unknown = set(raw) - _CASE_KEYS
+    if unknown:
+        raise CaseError(f"{where}: unknown keys {sorted(unknown)}")
+    if ("steps" in raw) == ("calls" in raw):
+        raise CaseError(f"{where}: give either 'steps' (an encounter) or 'calls' (rule functions)")
+    items, allowed = (raw["steps"], _STEP_KEYS) if "steps" in raw else (raw["calls"], _CALL_KEYS)
+    for i, item in enumerate(items):
+        extra = set(item) - allowed
+        if extra:
+            raise CaseError(f"{where}: item {i + 1} has unknown keys {sorted(extra)}")
+    if not any("expect" in item or "refused" in item for item in items):
+        raise CaseError(f"{where}: nothing is checked (no 'expect' or 'refused')")
 
 
 # ---------------------------------------------------------------- dice
