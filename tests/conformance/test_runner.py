@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conformance.runner import Case, CaseError, check_shape, run_case
+from tests.conformance.runner import Case, CaseError, check_shape, load_cases, run_case
 
 BRUTE: dict[str, Any] = {
     "name": "Brute", "kind": "npc", "cr": "2", "abilities": {"str": 3, "dex": 1}, "eac": 13, "kac": 15,
@@ -75,3 +76,13 @@ def test_refusal_naming_another_rule_fails() -> None:
 def test_malformed_case_rejected(raw: dict[str, Any]) -> None:
     with pytest.raises(CaseError):
         check_shape(raw, "t")
+
+
+def test_the_example_in_the_docs_runs(tmp_path: Path) -> None:
+    """docs/conformance.md's complete example is a working case file."""
+    text = (Path(__file__).parents[2] / "docs" / "conformance.md").read_text(encoding="utf-8")
+    block = text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "example.yaml").write_text(block, encoding="utf-8")
+    cases = load_cases(tmp_path)
+    assert [c.name for c in cases] == ["attack-total-equal-to-kac-hits"]
+    run_case(cases[0])
