@@ -120,11 +120,11 @@ def parse_dice(items: list[Any] | None) -> list[tuple[int, str]]:
 
 
 def check_labels(dice: ScriptedDice, labels: list[tuple[int, str]], start: int, where: str) -> None:
-    """Each label's words must all appear in the purpose the engine recorded for that die (when it recorded
-    one)."""
+    """Each word of a label must be a word of the purpose the engine recorded for that die (when it recorded
+    one): "A attack" fits "A attack (club)"."""
     for i, (_, label) in enumerate(labels):
         rolled = dice.history[start + i]
-        purpose = rolled.purpose.lower()
+        purpose = set(_WORD.findall(rolled.purpose.lower()))
         if not label or not purpose:
             continue
         missing = [w for w in _WORD.findall(label.lower()) if w not in purpose]
