@@ -99,7 +99,8 @@ def observation(state: Encounter, o: Combatant, t: Combatant) -> senses.Observat
 
 def compute(state: Encounter, only: frozenset[str] | None = None) -> dict[str, int]:
     """The state now of every pair of opponents (allies always see each other: not tracked), or only of the
-    pairs involving the combatants in ``only``; pairs whose observer is out of the fight keep what they had."""
+    pairs involving the combatants in ``only``; pairs whose observer is out of the fight keep what they had. A
+    creature that is down is seen as the senses allow (it is not heard fighting)."""
     bodies = {c.id: _body(state, c) for c in state.combatants.values()}
     out: dict[str, int] = {}
     for o in state.combatants.values():
@@ -112,12 +113,12 @@ def compute(state: Encounter, only: frozenset[str] | None = None) -> dict[str, i
             k = key(o.id, t.id)
             stored = state.awareness.get(k, int(Awareness.UNAWARE))
             bt = bodies[t.id]
-            if bo.out or bt.out:
+            if bo.out:
                 out[k] = stored
                 continue
             obs = _pair(state, o, bo, t, bt)
             new = obs.settle(Awareness(stored))
-            if _heard(state, o, bo, t, obs):
+            if not bt.out and _heard(state, o, bo, t, obs):  # a creature down makes no noise of fighting
                 new = max(new, Awareness.AWARE_OF_LOCATION)
             out[k] = int(new)
     return out
