@@ -1,4 +1,10 @@
-"""Events as lines a GM can read (pure: events in, strings out)."""
+"""Events as lines a GM can read (pure: events in, strings out).
+
+This is the one renderer of the fight's text: every number shown comes from the event's data (its
+:mod:`~sftactics.encounter.outcomes` models), so the text and the data cannot disagree. ``event_lines`` gives
+an event's lines in the log; ``detail_lines`` the explanation of an attack, check, move or change (what the
+events' ``lines`` property returns).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,16 @@ from collections.abc import Iterable
 
 from sftactics.encounter import events as ev
 from sftactics.encounter.events import Event
+from sftactics.encounter.outcomes import (
+    AttackData,
+    BreakdownData,
+    CheckData,
+    ConditionData,
+    DamageData,
+    LedgerStepData,
+    PoolsData,
+    TermData,
+)
 from sftactics.encounter.state import Encounter
 from sftactics.sf1e.senses import Awareness
 
@@ -40,7 +56,7 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             return [f"{e.id}: {e.action} ({e.slot} action)"] if verbose and e.slot != "none" else []
         case ev.AttackMade():
             if verbose:
-                return ["  " + x for x in e.lines]
+                return ["  " + x for x in detail_lines(e)]
             if "," in e.target:  # a thrown area weapon: its target is where it lands
                 how = "on target" if e.hit else "off target, it scatters"
                 return [f"{e.attacker} throws {e.weapon}: {how}; it lands at {e.target}"]
@@ -49,7 +65,7 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             aoo = " (attack of opportunity)" if e.reaction else ""
             return [f"{e.attacker} attacks {e.target} with {e.weapon}{aoo}: {verdict}{dmg}"]
         case ev.CreatureChanged() | ev.Moved() | ev.CheckMade():
-            return ["  " + x for x in e.lines]
+            return ["  " + x for x in detail_lines(e)]
         case ev.EffectStarted():
             eff = e.effect
             return [f"  {eff.target}: {eff.name} ({eff.expires.describe()})"] if verbose else []
@@ -75,6 +91,132 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
         case ev.CombatEnded():
             return ["", f"Combat over in round {e.round}: {e.winner or 'nobody'} wins ({e.reason})"]
     return []
+
+
+# ---------------------------------------------------------------- the explanation of one event
+def detail_lines(e: Event) -> list[str]:
+    """The explanation of an attack, check, move or creature change, rendered from its data."""
+    match e:
+        case ev.AttackMade():
+            out = list(e.notes)
+            if e.result is not None and e.result.kind == "weapon" and e.result.roll is not None:
+                out += attack_lines(e.result)
+            return out
+        case ev.CheckMade():
+            if e.notes:
+                return list(e.notes)
+            return [f"{e.id} {e.what}: {check_text(e.check)}"] if e.check is not None else []
+        case ev.Moved():
+            return move_lines(e)
+        case ev.CreatureChanged():
+            out = []
+            if e.damage is not None:
+                out += damage_lines(e.id, e.damage)
+            if e.injury is not None:
+                out += list(e.injury.lines)
+            return out + list(e.notes)
+    return []
+
+
+def term_text(t: TermData) -> str:
+    kind = "" if t.type in ("base", "untyped") or t.value < 0 else f" {t.type}"
+    rule = f" [{t.rule}]" if t.rule else ""
+    return f"{t.value:+d}{kind} {t.label}{rule}"
+
+
+def breakdown_text(b: BreakdownData) -> str:
+    body = " ".join(term_text(t) for t in b.terms) or "0"
+    return f"{b.label} {b.total} = {body}"
+
+
+def check_text(c: CheckData) -> str:
+    shown = str(c.natural) if len(c.rolls) == 1 else f"{c.natural} (from {list(c.rolls)})"
+    auto = f", {c.automatic}" if c.automatic else ""
+    return f"d20 {shown} {c.bonus.total:+d} = {c.total} vs {c.dc}: {c.degree}{auto}"
+
+
+def step_text(x: LedgerStepData) -> str:
+    rule = f" [{x.rule}]" if x.rule else ""
+    return f"{x.step}: {x.detail}{rule}"
+
+
+def _suppressed(b: BreakdownData) -> list[str]:
+    return [f"    (not counted: {term_text(s)} - {s.reason})" for s in b.suppressed]
+
+
+def _conditions(cs: Iterable[ConditionData]) -> str:
+    names = [c.name + (f" {c.value}" if c.value else "") for c in cs]
+    return f"; {', '.join(names)}" if names else ""
+
+
+def pools_text(who: str, p: PoolsData) -> str:
+    return f"{who}: SP {p.sp}, HP {p.hp}, RP {p.rp}" + _conditions(p.conditions)
+
+
+def attack_lines(a: AttackData) -> list[str]:
+    """A weapon attack explained step by step: the AC, the attack bonus, the roll, concealment, damage."""
+    assert a.ac is not None and a.roll is not None
+    out = [f"{a.attacker} attacks {a.target} with {a.weapon}."]
+    out.append(f"Target: {a.ac_kind.upper()} ({a.ac_reason})")
+    out.append(f"  {breakdown_text(a.ac)}")
+    out += _suppressed(a.ac)
+    out.append(f"Attack: {breakdown_text(a.roll.bonus)}")
+    out += _suppressed(a.roll.bonus)
+    out.append(f"  Roll: {check_text(a.roll)}" + (f" - {a.roll.note}" if a.roll.note else ""))
+    cc = a.concealment
+    if cc is not None:
+        why = f" ({cc.reason})" if cc.reason else ""
+        how = "the attack misses" if cc.missed else "the attack gets through"
+        out.append(f"  Concealment {cc.chance}%{why}: d% {cc.roll}, {how} (MOD-04)")
+    verdict = "critical hit" if a.outcome == "critical" else a.outcome
+    out.append(f"  Result: {verdict}" + (f" ({a.critical_note})" if a.critical_note else ""))
+    d = a.damage
+    if d is not None:
+        out.append("Damage:")
+        out += [f"  {step_text(x)}" for x in d.roll_steps]
+        # the full ledger stays in the data; for people, skip the lines that repeat the roll
+        steps = [x for x in d.defenses if x.step not in ("incoming", "total")]
+        out += [f"  {step_text(x)}" for x in steps]
+        if steps:
+            out += [f"  {step_text(x)}" for x in d.defenses if x.step == "total"]
+        if d.injury is not None:
+            out += [f"  {line}" for line in d.injury.lines]
+    out += [f"Critical effect: {line}" for line in a.critical_effect]
+    if a.secondary_injury is not None:
+        out += [f"  {line}" for line in a.secondary_injury.lines]
+    if a.after is not None:
+        out.append(pools_text(a.target, a.after))
+    return out
+
+
+def damage_lines(who: str, d: DamageData) -> list[str]:
+    """Damage outside an attack: a condition's tick shows its roll; other damage its defenses step by step."""
+    out: list[str] = []
+    if d.kind == "condition":
+        out.append(f"{who} takes {d.source} damage: {d.rolls[0] if d.rolls else d.rolled}")
+    else:
+        out += [d.note] if d.note else []
+        out += [step_text(x) for x in d.defenses]
+    if d.injury is not None:
+        out += list(d.injury.lines)
+    return out
+
+
+def _path(path: Iterable[tuple[int, int]]) -> str:
+    return " -> ".join(f"{x},{y}" for x, y in path)
+
+
+def move_lines(m: ev.Moved) -> list[str]:
+    end = m.path[-1]
+    if m.kind == "push":
+        return [f"{m.id} is pushed back {5 * (len(m.path) - 1)} ft ({m.rule or 'MAN-02'})"]
+    if m.kind == "reposition":
+        return [f"{m.by} moves {m.id} to {end[0]},{end[1]} ({m.rule or 'MAN-09'})"]
+    if m.part > 0:
+        return [f"{m.id} {m.kind}s on: {_path(m.path)}"]
+    if m.budget_ft is None:
+        return [f"{m.id} {m.verb} {m.cost_ft} ft to {end[0]},{end[1]}"]
+    return [f"{m.id} {m.verb} {m.cost_ft} ft: {_path(m.path)} (up to {m.budget_ft} ft)"]
 
 
 def summary(state: Encounter) -> list[str]:

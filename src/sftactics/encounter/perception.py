@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from sftactics.encounter import space
 from sftactics.encounter.events import AwarenessChanged, CheckMade
+from sftactics.encounter.outcomes import check_data, opposed_data
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.grid.geometry import Footprint, footprint_distance_ft
@@ -182,7 +183,9 @@ def roll_surprise(tx: Tx) -> None:
                 check = senses.perception_vs_stealth(o.creature, t.creature, tx.dice, observation=obs)
                 states[k] = int(check.after)
                 tx.emit(CheckMade(id=o.id, what=f"Perception against {t.id}'s Stealth (CF-07)",
-                                  success=check.after >= Awareness.AWARE_OF_PRESENCE, lines=check.lines))  # fmt: skip
+                                  success=check.after >= Awareness.AWARE_OF_PRESENCE,
+                                  check=check_data(check.perception), opposed=opposed_data(check),
+                                  notes=check.lines))  # fmt: skip
             else:
                 states[k] = int(obs.awareness)
     tx.emit(AwarenessChanged(changes=states))
