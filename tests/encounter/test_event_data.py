@@ -112,6 +112,9 @@ def test_a_save_for_half_carries_the_check_and_the_halving() -> None:
     events = f.do(ThrowGrenade(actor="Tess", weapon="frag grenade", at=(6, 4)))
     throw = as_json(one(events, "attack_made"))["result"]
     assert (throw["kind"], throw["roll"]["natural"], throw["ac"]["total"], throw["outcome"]) == ("grenade", 5, 5, "hit")
+    # the rule's own account keeps its words; its numbers are placeholders filled in from the data
+    made = one(events, "attack_made")
+    assert "  Roll: {roll}" in made.notes and "  Roll: d20 5 +5 = 10 vs 5: success" in made.lines
     save = one(events, "check_made")
     c = as_json(save)["check"]
     assert (c["kind"], c["natural"], c["bonus"]["total"], c["total"], c["dc"], c["degree"]) == (

@@ -98,13 +98,14 @@ def detail_lines(e: Event) -> list[str]:
     """The explanation of an attack, check, move or creature change, rendered from its data."""
     match e:
         case ev.AttackMade():
-            out = list(e.notes)
-            if e.result is not None and e.result.kind == "weapon" and e.result.roll is not None:
-                out += attack_lines(e.result)
+            r = e.result
+            out = [fill(x, r.ac, r.roll) for x in e.notes] if r is not None else list(e.notes)
+            if r is not None and r.kind == "weapon" and r.roll is not None:
+                out += attack_lines(r)
             return out
         case ev.CheckMade():
             if e.notes:
-                return list(e.notes)
+                return [fill(x, None, e.check) for x in e.notes]
             return [f"{e.id} {e.what}: {check_text(e.check)}"] if e.check is not None else []
         case ev.Moved():
             return move_lines(e)
@@ -116,6 +117,33 @@ def detail_lines(e: Event) -> list[str]:
                 out += list(e.injury.lines)
             return out + list(e.notes)
     return []
+
+
+# placeholders in notes for the numbers an event carries as data: the rules' own account of a maneuver, a feint,
+# support fire... keeps its words, and its numbers are filled in from the data when rendered
+_ROLL, _AC, _BONUS = "{roll}", "{ac}", "{bonus}"
+
+
+def templated(lines: Iterable[str], ac: BreakdownData | None, roll: CheckData | None) -> tuple[str, ...]:
+    """``lines`` with the text of the AC, the bonus and the roll replaced by placeholders (see :func:`fill`)."""
+    swaps = [(check_text(roll), _ROLL), (breakdown_text(roll.bonus), _BONUS)] if roll is not None else []
+    if ac is not None:
+        swaps.append((breakdown_text(ac), _AC))
+    out = []
+    for line in lines:
+        for text, mark in swaps:
+            line = line.replace(text, mark)
+        out.append(line)
+    return tuple(out)
+
+
+def fill(line: str, ac: BreakdownData | None, roll: CheckData | None) -> str:
+    """A note with its placeholders filled in from the event's data."""
+    if roll is not None:
+        line = line.replace(_ROLL, check_text(roll)).replace(_BONUS, breakdown_text(roll.bonus))
+    if ac is not None:
+        line = line.replace(_AC, breakdown_text(ac))
+    return line
 
 
 def term_text(t: TermData) -> str:

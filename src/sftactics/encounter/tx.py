@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from sftactics.dice.source import DiceSource
-from sftactics.encounter import timing
+from sftactics.encounter import narrate, timing
 from sftactics.encounter.events import (
+    AttackMade,
+    CheckMade,
     CreatureChanged,
     DiceRolled,
     EffectEnded,
@@ -41,6 +43,11 @@ class Tx:
         if isinstance(event, CreatureChanged) and event.change is None and event.id in self.state.combatants:
             before = self.state.creature(event.id).state
             event = event.model_copy(update={"change": state_change(before, event.state)})
+        elif isinstance(event, AttackMade) and event.notes and event.result is not None:
+            notes = narrate.templated(event.notes, event.result.ac, event.result.roll)
+            event = event.model_copy(update={"notes": notes})
+        elif isinstance(event, CheckMade) and event.notes and event.check is not None:
+            event = event.model_copy(update={"notes": narrate.templated(event.notes, None, event.check)})
         self.state = apply(self.state, event)
         self.events.append(event)
 
