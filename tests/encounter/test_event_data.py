@@ -6,11 +6,11 @@ from typing import Any
 import pytest
 
 from sftactics.encounter import narrate
-from sftactics.encounter.commands import AddCondition, Attack, Begin, Damage, EndTurn, Move, ThrowGrenade
+from sftactics.encounter.commands import AddCondition, Attack, Begin, Damage, EndTurn, Move, Search, ThrowGrenade
 from sftactics.encounter.engine import Fight
 from sftactics.encounter.events import EVENT_ADAPTER, Event
 from sftactics.encounter.runner import auto_play
-from tests.builders import npc
+from tests.builders import npc, pc, with_conditions
 from tests.encounter.helpers import combatant, encounter, fight
 
 OPEN = "\n".join(["." * 12] * 8)
@@ -177,3 +177,18 @@ def test_the_text_of_a_saved_fight_is_the_same_after_loading(tmp_path: Path) -> 
     assert g.all_events() == f.all_events()
     for e in f.all_events():
         assert EVENT_ADAPTER.validate_json(EVENT_ADAPTER.dump_json(e)) == e
+
+
+@pytest.mark.rule("SEN-05", "SEN-09")
+def test_a_search_is_a_perception_check_against_each_stealth() -> None:
+    # the invisible foe's Stealth: d20 1 + 0 + 40 (unseen, standing still) = 41; Tess: d20 20 + 40 = 60
+    ghost = with_conditions(npc(name="Foe", skills={"stealth": 0}), "invisible")
+    t = combatant("Tess", "party", pc(name="Tess", skills={"perception": 40}), initiative=20, position=(0, 0))
+    f = fight(encounter(t, combatant("Foe", "aliens", ghost, initiative=5, position=(1, 0)), map=OPEN), [1, 20])
+    f.do(Begin())
+    check = one(f.do(Search(actor="Tess")), "check_made")
+    c, o = check.check, check.opposed
+    assert (check.what, check.success) == ("Perception against Foe's Stealth (SEN-05)", True)
+    assert (c.natural, c.bonus.total, c.total, c.dc, c.degree) == (20, 40, 60, 41, "success")
+    assert (o.skill, o.natural, o.total) == ("stealth", 1, 41)
+    assert [(x.value, x.label) for x in o.bonus.terms] == [(0, "stealth bonus"), (40, "unseen (stationary)")]

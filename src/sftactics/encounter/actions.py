@@ -66,6 +66,7 @@ from sftactics.encounter.outcomes import (
     check_data,
     damage_data,
     injury_data,
+    opposed_data,
 )
 from sftactics.encounter.state import Combatant, ReadiedAction
 from sftactics.encounter.tx import Tx
@@ -358,9 +359,13 @@ def do_search(tx: Tx, cmd: Any, ctx: Ctx) -> None:
 
     c = _actor(tx, cmd.actor, ctx)
     _spend(tx, c, "move", "search (Perception)", "SEN-05", ctx)
-    lines = perception.search(tx, c.id)
-    tx.emit(CheckMade(id=c.id, what="Perception (SEN-05)", success=bool(lines), notes=tuple(lines) or
-                      (f"{c.id} looks around: no one new to find",)))  # fmt: skip
+    checks = perception.search(tx, c.id)
+    for ch in checks:
+        tx.emit(CheckMade(id=c.id, what=f"Perception against {ch.target}'s Stealth (SEN-05)", success=ch.noticed,
+                          check=check_data(ch.perception), opposed=opposed_data(ch), notes=ch.lines))  # fmt: skip
+    if not checks:
+        tx.emit(CheckMade(id=c.id, what="Perception (SEN-05)", success=False,
+                          notes=(f"{c.id} looks around: no one new to find",)))  # fmt: skip
 
 
 def do_manipulate(tx: Tx, cmd: Manipulate, ctx: Ctx) -> None:

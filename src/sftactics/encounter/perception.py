@@ -197,14 +197,14 @@ def roll_surprise(tx: Tx) -> None:
             tx.emit(CombatantChanged(id=c.id, changes={"aware": aware}))
 
 
-def search(tx: Tx, observer_id: str) -> list[str]:
+def search(tx: Tx, observer_id: str) -> list[senses.AwarenessCheck]:
     """An active Perception check (SEN-05) against every opponent not yet pinpointed: the opponent's Stealth
-    opposes it (hidden or invisible foes get their unseen bonus, SEN-09). Returns the explanation lines."""
+    opposes it (hidden or invisible foes get their unseen bonus, SEN-09). Returns the checks made."""
     s = tx.state
     o = s.get(observer_id)
     bo = _body(s, o)
     changes: dict[str, int] = {}
-    lines: list[str] = []
+    checks: list[senses.AwarenessCheck] = []
     for t in s.enemies_of(o.id):
         bt = _body(s, t)
         if bt.out:
@@ -215,12 +215,12 @@ def search(tx: Tx, observer_id: str) -> list[str]:
         if before >= obs.ceiling:
             continue
         check = senses.perception_vs_stealth(o.creature, t.creature, tx.dice, before=before, observation=obs)
-        lines += check.lines
+        checks.append(check)
         if check.after != before:
             changes[k] = int(check.after)
     if changes:
         tx.emit(AwarenessChanged(changes=changes))
-    return lines
+    return checks
 
 
 def attack_terms(
