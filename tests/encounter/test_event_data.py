@@ -88,6 +88,9 @@ def test_damage_goes_to_stamina_then_hit_points_as_data() -> None:
     assert (d["kind"], d["rolled"], d["amount"], d["nonlethal"]) == ("gm", 35, 35, False)
     inj = d["injury"]
     assert (inj["sp"], inj["hp"], inj["overflow"], inj["massive"]) == (28, 7, 0, None)
+    # the line that restates these numbers is rendered from them
+    assert inj["lines"] == ["{damage}"]
+    assert changed.lines[-1] == "Tess takes 35 lethal damage: 28 SP, 7 HP (now 0 temp, 0 SP, 23 HP) [DMG-06]"
     assert as_json(changed)["change"]["before"]["sp"] == 28 and as_json(changed)["change"]["after"]["hp"] == 23
 
 

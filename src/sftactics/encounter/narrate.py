@@ -18,6 +18,7 @@ from sftactics.encounter.outcomes import (
     CheckData,
     ConditionData,
     DamageData,
+    InjuryData,
     LedgerStepData,
     PoolsData,
     TermData,
@@ -114,7 +115,7 @@ def detail_lines(e: Event) -> list[str]:
             if e.damage is not None:
                 out += damage_lines(e.id, e.damage)
             if e.injury is not None:
-                out += list(e.injury.lines)
+                out += injury_lines(e.injury)
             return out + list(e.notes)
     return []
 
@@ -144,6 +145,37 @@ def fill(line: str, ac: BreakdownData | None, roll: CheckData | None) -> str:
     if ac is not None:
         line = line.replace(_AC, breakdown_text(ac))
     return line
+
+
+_DAMAGE, _OVERFLOW = "{damage}", "{overflow}"
+
+
+def injury_damage_line(i: InjuryData) -> str:
+    """Where damage went: temporary HP, Stamina, Hit Points (DMG-06)."""
+    amount = i.temp_hp + i.sp + i.hp + i.overflow
+    parts = [f"{i.temp_hp} temporary HP"] if i.temp_hp else []
+    if i.sp or i.after.sp:
+        parts.append(f"{i.sp} SP")
+    parts.append(f"{i.hp} HP")
+    now = f"now {i.after.temp_hp} temp, {i.after.sp} SP, {i.after.hp} HP"
+    kind = "nonlethal" if i.nonlethal else "lethal"
+    return f"{i.creature} takes {amount} {kind} damage: {', '.join(parts)} ({now}) [DMG-06]"
+
+
+def injury_overflow_line(i: InjuryData) -> str:
+    return f"Hit Points stop at 0; {i.overflow} damage is left over [DMG-07]"
+
+
+def injury_templated(i: InjuryData) -> tuple[str, ...]:
+    """The injury rules' lines with the two that only restate numbers replaced by placeholders."""
+    swaps = {injury_damage_line(i): _DAMAGE, injury_overflow_line(i): _OVERFLOW}
+    return tuple(swaps.get(line, line) for line in i.lines)
+
+
+def injury_lines(i: InjuryData) -> list[str]:
+    """The injury rules' account, with the damage and overflow lines rendered from the numbers."""
+    fills = {_DAMAGE: injury_damage_line(i), _OVERFLOW: injury_overflow_line(i)}
+    return [fills.get(line, line) for line in i.lines]
 
 
 def term_text(t: TermData) -> str:
@@ -208,10 +240,10 @@ def attack_lines(a: AttackData) -> list[str]:
         if steps:
             out += [f"  {step_text(x)}" for x in d.defenses if x.step == "total"]
         if d.injury is not None:
-            out += [f"  {line}" for line in d.injury.lines]
+            out += [f"  {line}" for line in injury_lines(d.injury)]
     out += [f"Critical effect: {line}" for line in a.critical_effect]
     if a.secondary_injury is not None:
-        out += [f"  {line}" for line in a.secondary_injury.lines]
+        out += [f"  {line}" for line in injury_lines(a.secondary_injury)]
     if a.after is not None:
         out.append(pools_text(a.target, a.after))
     return out
@@ -226,7 +258,7 @@ def damage_lines(who: str, d: DamageData) -> list[str]:
         out += [d.note] if d.note else []
         out += [step_text(x) for x in d.defenses]
     if d.injury is not None:
-        out += list(d.injury.lines)
+        out += injury_lines(d.injury)
     return out
 
 

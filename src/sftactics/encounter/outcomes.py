@@ -209,8 +209,11 @@ class InjuryData(_Data):
     """What damage or healing did to a creature's pools (DMG-06, DMG-07, INJ-*): how much went to temporary
     HP, SP and HP, the damage past 0 HP (``overflow``), the Resolve Points lost, what changed state, the
     massive damage test when there was one, the pools afterwards, and the rule's own explanation
-    (``lines``, each ending with its rule ID)."""
+    (``lines``, each ending with its rule ID; the placeholders ``{damage}`` and ``{overflow}`` stand for the
+    lines that say where the damage went and what was left past 0 HP, rendered from the numbers here)."""
 
+    creature: str = ""
+    nonlethal: bool = False
     temp_hp: int = 0
     sp: int = 0
     hp: int = 0
@@ -248,7 +251,11 @@ def injury_data(
         elif before.state.hp == 0 and (before.has("dying") or before.has("stable")):
             measured = hp_damage if options.massive_damage_at_zero == "hp_damage" else amount
             massive = MassiveDamageData(measured=measured, threshold=max_hp, dead=measured >= max_hp)
-    return InjuryData(
+    from sftactics.encounter import narrate
+
+    data = InjuryData(
+        creature=res.creature.id,
+        nonlethal=nonlethal,
         temp_hp=res.temp_lost,
         sp=res.sp_lost,
         hp=res.hp_lost,
@@ -267,6 +274,7 @@ def injury_data(
         after=pools_data(res.creature.state),
         lines=res.lines,
     )
+    return data.model_copy(update={"lines": narrate.injury_templated(data)})
 
 
 class DamageData(_Data):
