@@ -169,6 +169,27 @@ def test_conditions_gained_and_expired_with_source_and_expiry() -> None:
     assert [c.name for e in lost for c in e.change.conditions.lost] == ["shaken"]
 
 
+@pytest.mark.rule("CON-30")
+def test_a_condition_given_again_is_refreshed() -> None:
+    # shaken 1 round, then 2 more: the durations add up (CON-30); the change says refreshed, not gained
+    f = duel([])
+    f.do(AddCondition(target="Ksarik", condition="shaken", rounds=1))
+    again = one(f.do(AddCondition(target="Ksarik", condition="shaken", rounds=2)), "creature_changed")
+    ch = again.change.conditions
+    assert (ch.gained, ch.lost) == ((), ())
+    assert [(c.name, c.source, c.rounds) for c in ch.refreshed] == [("shaken", "GM", 3)]
+
+
+@pytest.mark.rule("CF-03")
+def test_initiative_carries_its_terms() -> None:
+    t = combatant("Tess", "party", position=(0, 0))
+    k = combatant("Ksarik", "aliens", position=(1, 0))
+    events = fight(encounter(t, k, map=OPEN), [12, 7]).do(Begin())
+    tess = next(e for e in events if e.type == "initiative_rolled" and e.id == "Tess")
+    assert (tess.roll, tess.modifier, tess.total) == (12, 2, 14)
+    assert tess.bonus is not None and [(x.value, x.label) for x in tess.bonus.terms] == [(2, "Dexterity modifier")]
+
+
 def test_the_text_of_a_saved_fight_is_the_same_after_loading(tmp_path: Path) -> None:
     t = combatant("Tess", "party", position=(0, 0))
     k = combatant("Ksarik", "aliens", position=(4, 2))

@@ -63,6 +63,7 @@ from sftactics.encounter.outcomes import (
     AttackData,
     ConcealmentData,
     attack_data,
+    breakdown_data,
     check_data,
     damage_data,
     injury_data,
@@ -811,7 +812,8 @@ def do_join(tx: Tx, cmd: Join, ctx: Ctx) -> None:
         total = r + mod.total
     else:
         r, total = cmd.initiative - mod.total, cmd.initiative
-    tx.emit(InitiativeRolled(id=cmd.id, roll=r, modifier=mod.total, total=total, explain=mod.describe()))
+    tx.emit(InitiativeRolled(id=cmd.id, roll=r, modifier=mod.total, total=total, explain=mod.describe(),
+                             bonus=breakdown_data(mod)))  # fmt: skip
     order = list(tx.state.timeline.order)
     at = len(order)
     for i, other in enumerate(order):

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from sftactics.encounter.outcomes import (
     AttackData,
+    BreakdownData,
     CheckData,
     DamageData,
     InjuryData,
@@ -36,12 +37,16 @@ def _rendered(e: Event) -> tuple[str, ...]:
 
 
 class InitiativeRolled(_Ev):
+    """An initiative check: the d20 (``roll``; for a count given by the scenario, total - modifier), the
+    ``modifier`` and its terms (``bonus``), the ``total``; ``explain`` is "given" for a given count."""
+
     type: Literal["initiative_rolled"] = "initiative_rolled"
     id: str
     roll: int
     modifier: int
     total: int
     explain: str = ""
+    bonus: BreakdownData | None = None
 
 
 class OrderSet(_Ev):

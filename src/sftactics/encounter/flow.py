@@ -29,7 +29,7 @@ from sftactics.encounter.events import (
     TurnSkipped,
     TurnStarted,
 )
-from sftactics.encounter.outcomes import check_data, damage_data, injury_data
+from sftactics.encounter.outcomes import breakdown_data, check_data, damage_data, injury_data
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.sf1e import conditions as cond
@@ -52,10 +52,12 @@ def roll_initiative(tx: Tx, cid: str) -> None:
     mod = stats.initiative(c.creature, tx.state.options)
     if c.initiative is not None:  # already rolled (given by the scenario)
         r = c.initiative - mod.total
-        tx.emit(InitiativeRolled(id=cid, roll=r, modifier=mod.total, total=c.initiative, explain="given"))
+        tx.emit(InitiativeRolled(id=cid, roll=r, modifier=mod.total, total=c.initiative, explain="given",
+                                 bonus=breakdown_data(mod)))  # fmt: skip
         return
     r = tx.dice.d20(f"{cid} initiative")
-    tx.emit(InitiativeRolled(id=cid, roll=r, modifier=mod.total, total=r + mod.total, explain=mod.describe()))
+    tx.emit(InitiativeRolled(id=cid, roll=r, modifier=mod.total, total=r + mod.total, explain=mod.describe(),
+                             bonus=breakdown_data(mod)))  # fmt: skip
 
 
 def sort_order(tx: Tx, ids: list[str]) -> None:
