@@ -6,10 +6,21 @@ from typing import Any
 import pytest
 
 from sftactics.encounter import narrate
-from sftactics.encounter.commands import AddCondition, Attack, Begin, Damage, EndTurn, Move, Search, ThrowGrenade
+from sftactics.encounter.commands import (
+    AddCondition,
+    Attack,
+    Begin,
+    CoupDeGrace,
+    Damage,
+    EndTurn,
+    Move,
+    Search,
+    ThrowGrenade,
+)
 from sftactics.encounter.engine import Fight
 from sftactics.encounter.events import EVENT_ADAPTER, Event
 from sftactics.encounter.runner import auto_play
+from sftactics.sf1e.state import ConditionInstance
 from tests.builders import npc, pc, with_conditions
 from tests.encounter.helpers import combatant, encounter, fight
 
@@ -197,6 +208,9 @@ def test_the_text_of_a_saved_fight_is_the_same_after_loading(tmp_path: Path) -> 
     log = tmp_path / "fight.jsonl"
     f.save(log)
     g = Fight.load(log)
+    again = tmp_path / "again.jsonl"
+    g.save(again)
+    assert again.read_bytes() == log.read_bytes()
     assert narrate.lines(g.all_events()) == narrate.lines(f.all_events())
     assert g.all_events() == f.all_events()
     for e in f.all_events():
@@ -216,3 +230,19 @@ def test_a_search_is_a_perception_check_against_each_stealth() -> None:
     assert (c.natural, c.bonus.total, c.total, c.dc, c.degree) == (20, 40, 60, 41, "success")
     assert (o.skill, o.natural, o.total) == ("stealth", 1, 41)
     assert [(x.value, x.label) for x in o.bonus.terms] == [(0, "stealth bonus"), (40, "unseen (stationary)")]
+
+
+@pytest.mark.rule("ACT-51")
+def test_a_coup_de_grace_carries_its_damage_and_the_save_against_death() -> None:
+    # automatic critical: (4 + 3) + (4 + 3) = 14 of 25 HP; Fortitude d20 2 + 4 = 6 against DC 14: dead
+    helpless = npc(name="Ksarik").with_state(conditions=(ConditionInstance(name="asleep"),))
+    t = combatant("Tess", "party", initiative=30, position=(2, 2))
+    k = combatant("Ksarik", "aliens", helpless, initiative=10, position=(3, 2))
+    f = fight(encounter(t, k, map=OPEN), [4, 4, 2])
+    f.do(Begin())
+    r = one(f.do(CoupDeGrace(actor="Tess", target="Ksarik", weapon="baton")), "attack_made").result
+    assert (r.kind, r.outcome, r.damage.rolled, r.damage.amount, r.damage.injury.hp) == (
+        "coup_de_grace", "critical", 14, 14, 14)  # fmt: skip
+    s = r.critical_save
+    assert (s.kind, s.natural, s.bonus.total, s.total, s.dc, s.degree) == ("save", 2, 4, 6, 14, "failure")
+    assert any(c.name == "dead" for c in r.after.conditions)

@@ -361,7 +361,8 @@ class AttackData(_Data):
     """One attack roll and what came of it. ``ac_kind`` (eac/kac) and ``ac`` (the target number with its
     terms, cover included) against ``roll`` (the attack bonus terms in ``roll.bonus``, natural, total).
     ``outcome``: miss, hit or critical; ``automatic`` says what decided it without the numbers ("natural 20",
-    "natural 1", or the reason of an automatic miss with no roll, when ``roll`` is None). ``cover`` (none,
+    "natural 1", or the reason of an automatic miss with no roll, when ``roll`` is None); ``critical_save`` is
+    the save against a critical effect, or a coup de grace's save against death. ``cover`` (none,
     partial, cover, improved) and ``flanking`` as applied; ``range_ft``/``range_increment`` for ranged
     attacks. ``damage`` is the damage dealt, ``critical_effect`` the critical effect's explanation,
     ``secondary`` the creature an arc effect reached, ``after`` the target's pools afterwards. ``dice`` lists
@@ -385,6 +386,7 @@ class AttackData(_Data):
     range_increment: int | None = None
     damage: DamageData | None = None
     critical_effect: tuple[str, ...] = ()
+    critical_save: CheckData | None = None
     secondary: str | None = None
     secondary_injury: InjuryData | None = None
     after: PoolsData | None = None
@@ -482,6 +484,9 @@ def attack_data(
         range_increment=range_increment,
         damage=damage,
         critical_effect=() if r.critical_effect is None else tuple(r.critical_effect.lines),
+        critical_save=None
+        if r.critical_effect is None or r.critical_effect.save is None
+        else check_data(r.critical_effect.save),
         secondary=None if r.secondary is None else r.secondary.id,
         secondary_injury=None if r.secondary_injury is None else injury_data(r.secondary_injury),
         after=pools_data(r.defender.state),

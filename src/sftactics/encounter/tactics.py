@@ -346,6 +346,7 @@ def do_coup_de_grace(tx: Tx, cmd: CoupDeGrace, ctx: Any) -> None:
     data = AttackData(kind="coup_de_grace", attacker=c.id, target=t.id, weapon=weapon.name,
                       outcome="critical" if r.critical else "hit", damage=dmg,
                       critical_effect=() if r.critical_effect is None else r.critical_effect.lines,
+                      critical_save=None if r.save is None else check_data(r.save),
                       after=pools_data(r.defender.state))  # fmt: skip
     tx.emit(AttackMade(attacker=c.id, target=t.id, weapon=weapon.name, hit=True, critical=r.critical,
                        damage=None if r.damage is None else r.damage.amount, result=data, notes=r.lines))  # fmt: skip
