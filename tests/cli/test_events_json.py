@@ -47,3 +47,12 @@ def test_the_schema_refuses_an_event_without_its_numbers() -> None:
     bad = {"type": "attack_made", "attacker": "a", "target": "b", "weapon": "w", "hit": True, "critical": False,
            "damage": 3, "result": {"attacker": "a", "target": "b", "weapon": "w"}}  # fmt: skip
     assert not validator.is_valid(bad)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS[:3], ids=lambda p: p.stem)
+def test_the_text_log_fills_in_every_number(scenario: Path) -> None:
+    r = runner.invoke(app, ["run", str(scenario), "--seed", "3", "--max-rounds", "4"])
+    assert r.exit_code == 0, r.output
+    for mark in ("{roll}", "{bonus}", "{ac}", "{damage}", "{overflow}"):
+        assert mark not in r.output
+    assert "Roll: d20" in r.output
