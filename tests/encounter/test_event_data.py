@@ -13,6 +13,7 @@ from sftactics.encounter.commands import (
     CoupDeGrace,
     Damage,
     EndTurn,
+    ManeuverCmd,
     Move,
     Search,
     ThrowGrenade,
@@ -246,3 +247,17 @@ def test_a_coup_de_grace_carries_its_damage_and_the_save_against_death() -> None
     s = r.critical_save
     assert (s.kind, s.natural, s.bonus.total, s.total, s.dc, s.degree) == ("save", 2, 4, 6, 14, "failure")
     assert any(c.name == "dead" for c in r.after.conditions)
+
+
+@pytest.mark.rule("MAN-01", "MAN-05")
+def test_a_maneuver_is_an_attack_roll_against_kac_plus_8_as_data() -> None:
+    # grapple with the baton: d20 16 + 7 = 23 against KAC 15 + 8 = 23: success
+    f = duel([16])
+    made = one(f.do(ManeuverCmd(actor="Tess", target="Ksarik", kind="grapple", weapon="baton")), "attack_made")
+    r = made.result
+    assert (r.kind, r.ac_kind, r.ac.total) == ("maneuver", "kac", 23)
+    assert [(t.value, t.label) for t in r.ac.terms] == [(15, "printed KAC"), (8, "combat maneuver")]
+    assert (r.roll.natural, r.roll.bonus.total, r.roll.total, r.roll.dc, r.roll.degree, r.outcome) == (
+        16, 7, 23, 23, "success", "hit")  # fmt: skip
+    assert "  Target: KAC + 8 23 = +15 printed KAC [ATK-06] +8 combat maneuver [MAN-01]" in made.lines
+    assert any(c.name == "grappled" for c in r.after.conditions)
