@@ -301,7 +301,8 @@ def import_foundry(
 @app.command("schema")
 def schema_cmd(
     what: Annotated[
-        str, typer.Argument(help="statblock or scenario (JSON Schema); options, conditions or commands (Markdown)")
+        str,
+        typer.Argument(help="statblock, scenario or events (JSON Schema); options, conditions or commands (Markdown)"),
     ],
 ) -> None:
     """Print a reference document generated from the code."""
@@ -310,6 +311,7 @@ def schema_cmd(
     docs = {
         "statblock": ref.statblock_schema,
         "scenario": ref.scenario_schema,
+        "events": ref.events_schema,
         "options": ref.options_markdown,
         "conditions": ref.conditions_markdown,
         "commands": ref.commands_markdown,

@@ -62,6 +62,16 @@ from sftactics.encounter.events import (
     Readied,
     TurnSkipped,
 )
+from sftactics.encounter.outcomes import (
+    AttackData,
+    ConcealmentData,
+    attack_data,
+    breakdown_data,
+    check_data,
+    damage_data,
+    injury_data,
+    opposed_data,
+)
 from sftactics.encounter.state import Combatant, ReadiedAction
 from sftactics.encounter.tx import Tx
 from sftactics.grid import geometry
@@ -176,8 +186,17 @@ def one_attack(
     geo = space.attack_geometry(s, attacker, target, weapon)
     seen = perception.attack_terms(s, attacker, target, melee=weapon.is_melee, square=square)
     if seen.automatic_miss:
+        auto = AttackData(
+            attacker=attacker_id,
+            target=target_id,
+            weapon=weapon.name,
+            outcome="miss",
+            automatic=f"automatic miss ({seen.rule})",
+            cover=geo.cover,
+            flanking=geo.flanking,
+        )
         tx.emit(AttackMade(attacker=attacker_id, target=target_id, weapon=weapon.name, hit=False, critical=False,
-                           damage=None, lines=(*geo.notes, *seen.lines), reaction=reaction))  # fmt: skip
+                           damage=None, result=auto, notes=(*geo.notes, *seen.lines), reaction=reaction))  # fmt: skip
         perception.after_attack(tx, attacker, target, melee=weapon.is_melee)
         return
     shot_attack, shot_ac, consumed = one_shot_terms(s, attacker, target)
@@ -193,7 +212,16 @@ def one_attack(
         miss_reason=why,
         ctx=injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == target_id),
     )
+    mark = len(tx.dice.history)
     result = resolve_attack(attacker.creature, target.creature, weapon, tx.dice, situation, s.options)
+    rolled = tx.dice.history[mark:]
+    d100 = next((d for d in rolled if d.sides == 100 and "miss chance" in d.purpose), None)
+    concealment = None
+    if d100 is not None:
+        concealment = ConcealmentData(chance=miss, reason=why, roll=d100.result, missed=d100.result <= miss)
+    data = attack_data(result, target.creature, dice=rolled, concealment=concealment, cover=geo.cover,
+                       flanking=geo.flanking, range_ft=geo.range_ft, range_increment=geo.range_increment,
+                       options=s.options)  # fmt: skip
     tx.emit(
         AttackMade(
             attacker=attacker_id,
@@ -202,7 +230,8 @@ def one_attack(
             hit=result.hit,
             critical=result.critical,
             damage=None if result.damage is None else result.damage.amount,
-            lines=(*geo.notes, *result.lines()),
+            result=data,
+            notes=geo.notes,
             reaction=reaction,
         )
     )
@@ -233,11 +262,19 @@ def execute_move(tx: Tx, cid: str, plan: movement.MovePlan, kind: str) -> None:
 
 
 def _segment(tx: Tx, cid: str, plan: movement.MovePlan, a: int, b: int, kind: str) -> None:
+    from sftactics.encounter.outcomes import MoveStepData
+
     path = plan.positions[a : b + 1]
     cost = sum(plan.costs[a:b])
     diagonals = sum(1 for d in plan.diagonal[a:b] if d)
-    lines = plan.lines if a == 0 else (f"{cid} {kind}s on: {' -> '.join(f'{x},{y}' for x, y in path)}",)
-    tx.emit(Moved(id=cid, path=path, cost_ft=cost, diagonals=diagonals, lines=lines))
+    steps = tuple(
+        MoveStepData(to=plan.positions[i + 1], cost_ft=plan.costs[i], diagonal=plan.diagonal[i],
+                     provokes=tuple(e for s, e in plan.provocations if s == i))
+        for i in range(a, b)
+    )  # fmt: skip
+    provokes = tuple(e for s, e in plan.provocations if s == b)
+    tx.emit(Moved(id=cid, path=path, cost_ft=cost, diagonals=diagonals, kind=kind, verb=plan.what, steps=steps,
+                  provokes=provokes, part=0 if a == 0 else 1, budget_ft=plan.budget_ft))  # fmt: skip
 
 
 # ---------------------------------------------------------------- ammunition and held weapons
@@ -339,9 +376,13 @@ def do_search(tx: Tx, cmd: Any, ctx: Ctx) -> None:
 
     c = _actor(tx, cmd.actor, ctx)
     _spend(tx, c, "move", "search (Perception)", "SEN-05", ctx)
-    lines = perception.search(tx, c.id)
-    tx.emit(CheckMade(id=c.id, what="Perception (SEN-05)", success=bool(lines), lines=tuple(lines) or
-                      (f"{c.id} looks around: no one new to find",)))  # fmt: skip
+    checks = perception.search(tx, c.id)
+    for ch in checks:
+        tx.emit(CheckMade(id=c.id, what=f"Perception against {ch.target}'s Stealth (SEN-05)", success=ch.noticed,
+                          check=check_data(ch.perception), opposed=opposed_data(ch), notes=ch.lines))  # fmt: skip
+    if not checks:
+        tx.emit(CheckMade(id=c.id, what="Perception (SEN-05)", success=False,
+                          notes=(f"{c.id} looks around: no one new to find",)))  # fmt: skip
 
 
 def do_manipulate(tx: Tx, cmd: Manipulate, ctx: Ctx) -> None:
@@ -667,7 +708,7 @@ def do_end_turn(tx: Tx, cmd: EndTurn, ctx: Ctx) -> None:
 def do_stabilize(tx: Tx, cmd: StabilizeWithResolve, ctx: Ctx) -> None:
     c = tx.state.require_turn(cmd.actor)
     res = injury.stabilize_with_resolve(c.creature, tx.state.timeline.round, options=tx.state.options)
-    tx.creature(c.id, res.creature, res.lines)
+    tx.creature(c.id, res.creature, injury=injury_data(res))
 
 
 def do_stay(tx: Tx, cmd: StayInTheFight, ctx: Ctx) -> None:
@@ -675,7 +716,7 @@ def do_stay(tx: Tx, cmd: StayInTheFight, ctx: Ctx) -> None:
     if not tx.state.timeline.turn_fresh:
         raise RuleViolation("INJ-12", "staying in the fight happens at the beginning of the turn")
     res = injury.stay_in_the_fight(c.creature, tx.state.timeline.round)
-    tx.creature(c.id, res.creature, res.lines)
+    tx.creature(c.id, res.creature, injury=injury_data(res))
 
 
 def do_first_aid(tx: Tx, cmd: FirstAid, ctx: Ctx) -> None:
@@ -695,12 +736,15 @@ def do_first_aid(tx: Tx, cmd: FirstAid, ctx: Ctx) -> None:
     if t.creature.has("dying"):
         res = injury.first_aid(t.creature, stats.skill_bonus(c.creature, "medicine", bonus=bonus), tx.dice)
         lines = [f"{c.id} gives first aid to {t.id}: {x.describe()}" for x in res.checks]
-        tx.emit(CheckMade(id=c.id, what="first aid (INJ-09)", success=res.became_stable, lines=tuple(lines)))
-        tx.creature(t.id, res.creature, res.lines)
+        check = check_data(res.checks[0]) if res.checks else None
+        tx.emit(CheckMade(id=c.id, what="first aid (INJ-09)", success=res.became_stable, check=check,
+                          notes=tuple(lines)))  # fmt: skip
+        tx.creature(t.id, res.creature, injury=injury_data(res))
     else:
         r = resolve(CheckKind.SKILL, stats.skill_bonus(c.creature, "medicine", bonus=bonus), 15, tx.dice,
                     purpose=f"{c.id} Medicine (stop bleeding)")  # fmt: skip
-        tx.emit(CheckMade(id=c.id, what="stop bleeding (CON-02)", success=r.success, lines=(r.describe(),)))
+        tx.emit(CheckMade(id=c.id, what="Medicine to stop bleeding (CON-02)", success=r.success,
+                          check=check_data(r)))  # fmt: skip
         if r.success:
             new = t.creature.with_state(
                 conditions=tuple(i for i in t.creature.state.conditions if i.name != "bleeding")
@@ -713,6 +757,7 @@ def do_damage(tx: Tx, cmd: Damage, ctx: Ctx) -> None:
     t = tx.state.get(cmd.target)
     if (cmd.amount is None) == (cmd.roll is None):
         raise SftError("damage needs exactly one of 'amount' or 'roll'")
+    mark = len(tx.dice.history)
     if cmd.roll is not None:
         from sftactics.core.breakdown import explain
 
@@ -729,13 +774,15 @@ def do_damage(tx: Tx, cmd: Damage, ctx: Ctx) -> None:
     res = injury.apply_damage(
         t.creature, outcome.amount, nonlethal=outcome.nonlethal, ctx=ictx, options=tx.state.options
     )
-    tx.creature(t.id, res.creature, [*(x.describe() for x in outcome.ledger), *res.lines])
+    data = damage_data(droll, outcome, res, t.creature, dice=tx.dice.history[mark:], kind="gm", source="GM",
+                       options=tx.state.options)  # fmt: skip
+    tx.creature(t.id, res.creature, damage=data)
 
 
 def do_heal(tx: Tx, cmd: Heal, ctx: Ctx) -> None:
     t = tx.state.get(cmd.target)
     res = injury.heal(t.creature, hp=cmd.hp, sp=cmd.sp)
-    tx.creature(t.id, res.creature, res.lines)
+    tx.creature(t.id, res.creature, injury=injury_data(res))
 
 
 def do_add_condition(tx: Tx, cmd: AddCondition, ctx: Ctx) -> None:
@@ -786,7 +833,8 @@ def do_join(tx: Tx, cmd: Join, ctx: Ctx) -> None:
         total = r + mod.total
     else:
         r, total = cmd.initiative - mod.total, cmd.initiative
-    tx.emit(InitiativeRolled(id=cmd.id, roll=r, modifier=mod.total, total=total, explain=mod.describe()))
+    tx.emit(InitiativeRolled(id=cmd.id, roll=r, modifier=mod.total, total=total, explain=mod.describe(),
+                             bonus=breakdown_data(mod)))  # fmt: skip
     order = list(tx.state.timeline.order)
     at = len(order)
     for i, other in enumerate(order):

@@ -17,6 +17,7 @@ from sftactics.dice import parse
 from sftactics.encounter import reactions, space
 from sftactics.encounter.commands import AreaSpec, SaveSpec, ThrowGrenade, UseAbility
 from sftactics.encounter.events import AttackMade, CheckMade
+from sftactics.encounter.outcomes import AttackData, breakdown_data, check_data, damage_data
 from sftactics.encounter.state import Combatant
 from sftactics.encounter.tx import Tx
 from sftactics.grid import areas as grid_areas
@@ -83,9 +84,11 @@ def area_effect(
     if not inside:
         return
     droll = None
+    mark = len(tx.dice.history)
     if damage is not None:
         droll = roll_damage(parse(damage), explain("", []), tx.dice, purpose=f"{name} damage", options=s.options)
         tx.note(f"{name} damage: {droll.rolls[0] if droll.rolls else droll.total} (rolled once for everyone)", "DMG-01")
+    dice_count = len(tx.dice.history) - mark
     grid = s.grid
     for cid in inside:
         target = tx.state.get(cid)
@@ -102,7 +105,7 @@ def area_effect(
             r = saves.saving_throw(target.creature, save.type, save.dc, tx.dice, extra=extra, options=s.options)
             success = r.success
             tx.emit(CheckMade(id=cid, what=f"{save.type} save against {name}", success=r.success,
-                              lines=(f"{cid} {save.type} save against {name}: {r.describe()}",)))  # fmt: skip
+                              check=check_data(r)))  # fmt: skip
         effect = save.on_save if save is not None else "none"
         if droll is not None:
             out = saves.save_outcome(effect, success, droll.total)
@@ -110,9 +113,12 @@ def area_effect(
                 part = droll if out.damage == droll.total else halve(droll)
                 mitigated = mitigate(part, tx.state.creature(cid), options=s.options)
                 ictx = injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == cid)
-                res = injury.apply_damage(tx.state.creature(cid), mitigated.amount, nonlethal=mitigated.nonlethal,
+                before = tx.state.creature(cid)
+                res = injury.apply_damage(before, mitigated.amount, nonlethal=mitigated.nonlethal,
                                           ctx=ictx, options=s.options)  # fmt: skip
-                tx.creature(cid, res.creature, [out.note, *(x.describe() for x in mitigated.ledger), *res.lines])
+                data = damage_data(part, mitigated, res, before, dice=tx.dice.history[mark : mark + dice_count],
+                                   kind="effect", source=name, note=out.note, options=s.options)  # fmt: skip
+                tx.creature(cid, res.creature, damage=data)
             else:
                 tx.note(f"{cid}: {out.note}", "SV-09")
         if conditions and (save is None or not success or effect == "partial"):
@@ -161,8 +167,11 @@ def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
     )  # fmt: skip
     point = throw.lands_at or cmd.at
     point = (min(max(point[0], 0), grid.width), min(max(point[1], 0), grid.height))
+    data = AttackData(kind="grenade", attacker=c.id, target=f"{point[0]},{point[1]}", weapon=weapon.name,
+                      ac_kind="ac", ac=breakdown_data(throw.ac), roll=check_data(throw.roll),
+                      outcome="hit" if throw.hit else "miss", automatic=throw.roll.automatic)  # fmt: skip
     tx.emit(AttackMade(attacker=c.id, target=f"{point[0]},{point[1]}", weapon=weapon.name, hit=throw.hit,
-                       critical=False, damage=None, lines=throw.lines))  # fmt: skip
+                       critical=False, damage=None, result=data, notes=throw.lines))  # fmt: skip
     a = weapon.area
     area = grid_areas.burst(grid, point, a.size_ft)
     dc = grenade_save_dc(c.creature, weapon)
@@ -218,20 +227,22 @@ def _single(tx: Tx, c: Combatant, target: Combatant, cmd: UseAbility, conds: tup
         r = resolve(CheckKind.ATTACK, bonus, ac.total, tx.dice, purpose=f"{c.id} {cmd.name}")
         hit = r.success
         lines = [f"{c.id} uses {cmd.name} on {target.id}: {ac.describe()}", f"  Roll: {r.describe()}"]
+        data = AttackData(kind="ability", attacker=c.id, target=target.id, weapon=cmd.name, ac_kind=cmd.attack.vs,
+                          ac=breakdown_data(ac), roll=check_data(r), outcome="hit" if hit else "miss",
+                          automatic=r.automatic)  # fmt: skip
         tx.emit(AttackMade(attacker=c.id, target=target.id, weapon=cmd.name, hit=hit, critical=False, damage=None,
-                           lines=tuple(lines)))  # fmt: skip
+                           result=data, notes=tuple(lines)))  # fmt: skip
     if not hit:
         return
     success = False
     if cmd.save is not None:
         r2 = saves.saving_throw(target.creature, cmd.save.type, cmd.save.dc, tx.dice, options=s.options)
         success = r2.success
-        line = f"{target.id} {cmd.save.type} save against {cmd.name}: {r2.describe()}"
-        tx.emit(
-            CheckMade(id=target.id, what=f"{cmd.save.type} save against {cmd.name}", success=success, lines=(line,))
-        )
+        what = f"{cmd.save.type} save against {cmd.name}"
+        tx.emit(CheckMade(id=target.id, what=what, success=success, check=check_data(r2)))
     effect = cmd.save.on_save if cmd.save is not None else "none"
     if cmd.damage is not None:
+        mark = len(tx.dice.history)
         droll = roll_damage(
             parse(cmd.damage), explain("", []), tx.dice, purpose=f"{cmd.name} damage", options=s.options
         )
@@ -240,9 +251,12 @@ def _single(tx: Tx, c: Combatant, target: Combatant, cmd: UseAbility, conds: tup
             part = droll if out.damage == droll.total else halve(droll)
             mitigated = mitigate(part, tx.state.creature(target.id), options=s.options)
             ictx = injury.InjuryContext(round=s.timeline.round, own_turn=False)
-            res = injury.apply_damage(tx.state.creature(target.id), mitigated.amount, nonlethal=mitigated.nonlethal,
-                                      ctx=ictx, options=s.options)  # fmt: skip
-            tx.creature(target.id, res.creature, [*(x.describe() for x in mitigated.ledger), *res.lines])
+            before = tx.state.creature(target.id)
+            res = injury.apply_damage(before, mitigated.amount, nonlethal=mitigated.nonlethal, ctx=ictx,
+                                      options=s.options)  # fmt: skip
+            dealt = damage_data(part, mitigated, res, before, dice=tx.dice.history[mark:], kind="effect",
+                               source=cmd.name, options=s.options)  # fmt: skip
+            tx.creature(target.id, res.creature, damage=dealt)
     if conds and (cmd.save is None or not success or effect == "partial"):
         cr = tx.state.creature(target.id)
         for inst in conds:

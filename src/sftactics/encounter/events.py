@@ -13,6 +13,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from sftactics.encounter.outcomes import (
+    AttackData,
+    BreakdownData,
+    CheckData,
+    DamageData,
+    InjuryData,
+    MoveStepData,
+    OpposedData,
+    StateChangeData,
+)
 from sftactics.encounter.state import Combatant, CombatResult, Effect, Encounter, ReadiedAction, Slot
 from sftactics.sf1e.state import CreatureState
 
@@ -21,13 +31,23 @@ class _Ev(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+def _rendered(e: Event) -> tuple[str, ...]:
+    from sftactics.encounter import narrate
+
+    return tuple(narrate.detail_lines(e))
+
+
 class InitiativeRolled(_Ev):
+    """An initiative check: the d20 (``roll``; for a count given by the scenario, total - modifier), the
+    ``modifier`` and its terms (``bonus``), the ``total``; ``explain`` is "given" for a given count."""
+
     type: Literal["initiative_rolled"] = "initiative_rolled"
     id: str
     roll: int
     modifier: int
     total: int
     explain: str = ""
+    bonus: BreakdownData | None = None
 
 
 class OrderSet(_Ev):
@@ -72,12 +92,22 @@ class ActionSpent(_Ev):
 
 
 class CreatureChanged(_Ev):
-    """A creature's live state after a rule was applied; ``lines`` explain the change."""
+    """A creature's live state after a rule was applied. ``change``: its pools before and after and the
+    conditions gained, refreshed and lost (filled in by the engine); ``damage``: the damage that caused it,
+    from the dice to the pools; ``injury``: what another injury rule did (healing, dying, stabilizing);
+    ``notes``: explanations with no numbers of their own. ``lines`` is the text, rendered from all of these."""
 
     type: Literal["creature_changed"] = "creature_changed"
     id: str
     state: CreatureState
-    lines: tuple[str, ...] = ()
+    change: StateChangeData | None = None
+    damage: DamageData | None = None
+    injury: InjuryData | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return _rendered(self)
 
 
 class CombatantChanged(_Ev):
@@ -89,16 +119,36 @@ class CombatantChanged(_Ev):
 
 
 class Moved(_Ev):
+    """One stretch of movement: ``path`` (start square first), ``steps`` (each square with its cost and
+    whether it was diagonal), the total ``cost_ft``. A move that provokes attacks of opportunity is cut where
+    the mover leaves a threatened square: ``provokes`` lists the enemies whose attacks come before it goes on
+    (AOO-08). ``kind``: how it moved (``push`` and ``reposition`` are forced movement by ``by``); ``part``: 0
+    for the first stretch of a move; ``budget_ft``: how far the action allowed."""
+
     type: Literal["moved"] = "moved"
     id: str
     path: tuple[tuple[int, int], ...]
     cost_ft: int
     diagonals: int = 0
-    lines: tuple[str, ...] = ()
+    kind: str = "move"
+    verb: str = "moves"
+    steps: tuple[MoveStepData, ...] = ()
+    provokes: tuple[str, ...] = ()
+    part: int = 0
+    budget_ft: int | None = None
+    by: str | None = None
+    rule: str = ""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return _rendered(self)
 
 
 class AttackMade(_Ev):
-    """An attack, with its whole explanation. ``result`` is ``AttackResult.to_dict()``."""
+    """An attack. ``result`` holds its numbers (:class:`~sftactics.encounter.outcomes.AttackData`: AC and its
+    terms, attack bonus terms, the d20, outcome, concealment, cover, flanking, damage to the pools);
+    ``notes`` explain what the positions and senses did, or (for maneuvers, support fire, grenades, abilities
+    and coups de grace) the rule's own account. ``lines`` is the text, rendered from both."""
 
     type: Literal["attack_made"] = "attack_made"
     attacker: str
@@ -107,19 +157,31 @@ class AttackMade(_Ev):
     hit: bool
     critical: bool
     damage: int | None
-    lines: tuple[str, ...]
-    result: dict[str, Any] = Field(default_factory=dict)
+    result: AttackData | None = None
+    notes: tuple[str, ...] = ()
     reaction: bool = False  # an attack of opportunity
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return _rendered(self)
 
 
 class CheckMade(_Ev):
-    """Any other roll: a save, a Medicine check, a burning save... with its explanation."""
+    """Any other d20 roll: a save, a skill check, Perception against Stealth... ``check`` holds its numbers
+    (bonus terms, natural, total, DC, degree), ``opposed`` the other side of an opposed check, ``notes`` the
+    rule's own account where it has one. ``lines`` is the text, rendered from these."""
 
     type: Literal["check_made"] = "check_made"
     id: str
     what: str
     success: bool
-    lines: tuple[str, ...]
+    check: CheckData | None = None
+    opposed: OpposedData | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return _rendered(self)
 
 
 class EffectStarted(_Ev):
@@ -128,9 +190,13 @@ class EffectStarted(_Ev):
 
 
 class EffectEnded(_Ev):
+    """A timed effect ended: it expired or was ended (``why``); ``target`` and ``name`` say which."""
+
     type: Literal["effect_ended"] = "effect_ended"
     effect_id: int
     why: str = ""
+    target: str = ""
+    name: str = ""
 
 
 class Readied(_Ev):

@@ -29,6 +29,7 @@ from sftactics.encounter.events import (
     TurnSkipped,
     TurnStarted,
 )
+from sftactics.encounter.outcomes import breakdown_data, check_data, damage_data, injury_data
 from sftactics.encounter.state import Combatant, Encounter, StartAt
 from sftactics.encounter.tx import Tx
 from sftactics.sf1e import conditions as cond
@@ -51,10 +52,12 @@ def roll_initiative(tx: Tx, cid: str) -> None:
     mod = stats.initiative(c.creature, tx.state.options)
     if c.initiative is not None:  # already rolled (given by the scenario)
         r = c.initiative - mod.total
-        tx.emit(InitiativeRolled(id=cid, roll=r, modifier=mod.total, total=c.initiative, explain="given"))
+        tx.emit(InitiativeRolled(id=cid, roll=r, modifier=mod.total, total=c.initiative, explain="given",
+                                 bonus=breakdown_data(mod)))  # fmt: skip
         return
     r = tx.dice.d20(f"{cid} initiative")
-    tx.emit(InitiativeRolled(id=cid, roll=r, modifier=mod.total, total=r + mod.total, explain=mod.describe()))
+    tx.emit(InitiativeRolled(id=cid, roll=r, modifier=mod.total, total=r + mod.total, explain=mod.describe(),
+                             bonus=breakdown_data(mod)))  # fmt: skip
 
 
 def sort_order(tx: Tx, ids: list[str]) -> None:
@@ -253,13 +256,15 @@ def _ticks(tx: Tx, cid: str) -> None:
     """Bleeding, burning and corroding damage at the start of the turn (CON-02, CON-05)."""
     cr = tx.state.creature(cid)
     for inst, expr in cond.tick_expressions(cr):
+        mark = len(tx.dice.history)
         droll = roll_damage(expr, explain("", []), tx.dice, purpose=f"{cid} {inst.name}", options=tx.state.options)
         cr = tx.state.creature(cid)
         outcome = mitigate(droll, cr, options=tx.state.options)
         ctx = injury.InjuryContext(round=tx.state.timeline.round, own_turn=True)
         res = injury.apply_damage(cr, outcome.amount, nonlethal=outcome.nonlethal, ctx=ctx, options=tx.state.options)
-        lines = [f"{cid} takes {inst.name} damage: {droll.rolls[0] if droll.rolls else droll.total}", *res.lines]
-        tx.creature(cid, res.creature, lines)
+        data = damage_data(droll, outcome, res, cr, dice=tx.dice.history[mark:], kind="condition", source=inst.name,
+                           options=tx.state.options)  # fmt: skip
+        tx.creature(cid, res.creature, damage=data)
         if inst.name == "burning":
             c = tx.state.get(cid)
             tx.emit(CombatantChanged(id=cid, changes={"burn_taken": c.burn_taken + outcome.amount}))
@@ -271,7 +276,7 @@ def end_turn(tx: Tx, cid: str) -> None:
     cr = tx.state.creature(cid)
     if cr.has("dying"):
         res = injury.dying_end_of_turn(cr, rnd)
-        tx.creature(cid, res.creature, res.lines)
+        tx.creature(cid, res.creature, injury=injury_data(res))
     _burning_save(tx, cid)
     for eid in timing.due(tx.state, at="turn_end", who=cid):
         tx.end_effect(eid, f"{cid}'s turn ended")
@@ -293,8 +298,7 @@ def _burning_save(tx: Tx, cid: str) -> None:
     if extra:
         bonus = bonus.plus(*extra)
     r = resolve(CheckKind.SAVE, bonus, dc, tx.dice, purpose=f"{cid} burning save")
-    lines = (f"{cid} Reflex save against burning: {r.describe()}",)
-    tx.emit(CheckMade(id=cid, what="burning save (CON-05)", success=r.success, lines=lines))
+    tx.emit(CheckMade(id=cid, what="Reflex save against burning (CON-05)", success=r.success, check=check_data(r)))
     if r.success:
         new = cr.with_state(conditions=tuple(i for i in cr.state.conditions if i.name != "burning"))
         tx.creature(cid, new, [f"{cid} puts out the flames (CON-05)"])

@@ -33,6 +33,8 @@ class MovePlan:
     diagonal: tuple[bool, ...]
     provocations: tuple[tuple[int, str], ...]
     lines: tuple[str, ...]
+    what: str = "moves"
+    budget_ft: int | None = None  # None: no map, the move is priced by distance alone
 
     @property
     def cost_ft(self) -> int:
@@ -115,7 +117,7 @@ def plan(
         if taken:
             raise RuleViolation("MOV-16", f"{c.id} cannot end its move in {taken}'s square")
         line = f"{c.id} {what} {cost} ft to {goal[0]},{goal[1]}"
-        return MovePlan((c.position, goal), (cost,), (dx > 0 and dy > 0,), (), (line,))
+        return MovePlan((c.position, goal), (cost,), (dx > 0 and dy > 0,), (), (line,), what)
     occ = occupants(state, c)
     mover = mover_for(c, speed=budget, charging=charging, running=running)
     priced: PricedPath
@@ -142,6 +144,8 @@ def plan(
         tuple(s.diagonal for s in priced.steps),
         provs,
         (line,),
+        what,
+        budget,
     )
 
 

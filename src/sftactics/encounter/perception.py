@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from sftactics.encounter import space
 from sftactics.encounter.events import AwarenessChanged, CheckMade
+from sftactics.encounter.outcomes import check_data, opposed_data
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.grid.geometry import Footprint, footprint_distance_ft
@@ -183,7 +184,9 @@ def roll_surprise(tx: Tx) -> None:
                 check = senses.perception_vs_stealth(o.creature, t.creature, tx.dice, observation=obs)
                 states[k] = int(check.after)
                 tx.emit(CheckMade(id=o.id, what=f"Perception against {t.id}'s Stealth (CF-07)",
-                                  success=check.after >= Awareness.AWARE_OF_PRESENCE, lines=check.lines))  # fmt: skip
+                                  success=check.after >= Awareness.AWARE_OF_PRESENCE,
+                                  check=check_data(check.perception), opposed=opposed_data(check),
+                                  notes=check.lines))  # fmt: skip
             else:
                 states[k] = int(obs.awareness)
     tx.emit(AwarenessChanged(changes=states))
@@ -195,14 +198,14 @@ def roll_surprise(tx: Tx) -> None:
             tx.emit(CombatantChanged(id=c.id, changes={"aware": aware}))
 
 
-def search(tx: Tx, observer_id: str) -> list[str]:
+def search(tx: Tx, observer_id: str) -> list[senses.AwarenessCheck]:
     """An active Perception check (SEN-05) against every opponent not yet pinpointed: the opponent's Stealth
-    opposes it (hidden or invisible foes get their unseen bonus, SEN-09). Returns the explanation lines."""
+    opposes it (hidden or invisible foes get their unseen bonus, SEN-09). Returns the checks made."""
     s = tx.state
     o = s.get(observer_id)
     bo = _body(s, o)
     changes: dict[str, int] = {}
-    lines: list[str] = []
+    checks: list[senses.AwarenessCheck] = []
     for t in s.enemies_of(o.id):
         bt = _body(s, t)
         if bt.out:
@@ -213,12 +216,12 @@ def search(tx: Tx, observer_id: str) -> list[str]:
         if before >= obs.ceiling:
             continue
         check = senses.perception_vs_stealth(o.creature, t.creature, tx.dice, before=before, observation=obs)
-        lines += check.lines
+        checks.append(check)
         if check.after != before:
             changes[k] = int(check.after)
     if changes:
         tx.emit(AwarenessChanged(changes=changes))
-    return lines
+    return checks
 
 
 def attack_terms(

@@ -70,6 +70,10 @@ class Geometry:
     notes: tuple[str, ...] = ()
     miss_chance: int = 0
     miss_reason: str = ""
+    cover: str = "none"  # none, partial, cover, improved (MOD-07..13)
+    flanking: bool = False
+    range_ft: int | None = None
+    range_increment: int | None = None
 
 
 def body(state: Encounter, c: Combatant, weapon: Weapon | None = None) -> Body | None:
@@ -100,6 +104,7 @@ def attack_geometry(
     ac_terms: list[Term] = []
     notes: list[str] = []
     melee = weapon.is_melee and not weapon.thrown
+    rng: tuple[int | None, int | None] = (None, None)
     if melee:
         if not in_reach(attacker, target, weapon):
             reach = weapon_reach(attacker, weapon)
@@ -115,15 +120,18 @@ def attack_geometry(
                 "ATK-11", f"{target.id} is {dist} ft away, beyond {weapon.name}'s {rc.max_range_ft}-ft maximum range"
             )
         attack_terms += list(rc.terms)
+        rng = (dist, rc.increment)
         if rc.terms:
             notes.append(f"range {dist} ft: increment {rc.increment}")
     grid = state.grid
     miss, why = 0, ""
+    cover_kind, flanked = "none", False
     if grid is not None:
         cv = cover(grid, fa, fb, ranged=not melee, creatures=others(state, attacker.id, target.id), explain=explain)
         if cv.kind is CoverKind.TOTAL:
             raise RuleViolation("MOD-14", f"{target.id} has total cover from {attacker.id}: no line of effect")
         ac_terms += list(cv.ac_terms)
+        cover_kind = cv.kind.name.lower()
         if cv.kind is not CoverKind.NONE:
             notes.append(f"{target.id} has {cv.kind.name.lower()} cover ({cv.rule})")
         senses = attacker.creature.stat.senses
@@ -151,8 +159,9 @@ def attack_geometry(
             fl = flanking(me, fb, partners, target_side=target.side, grid=grid)
             if fl.flanked:
                 attack_terms += list(fl.terms)
+                flanked = True
                 notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
-    return Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why)
+    return Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why, cover_kind, flanked, *rng)
 
 
 def placement_problem(

@@ -9,7 +9,7 @@ ACT-19), ``feinted`` on the target (flat-footed against the feinter's next attac
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from sftactics.core.breakdown import BonusType, Term
 from sftactics.core.errors import RuleViolation
@@ -24,6 +24,14 @@ from sftactics.encounter.commands import (
     RemoveDirtyTrick,
 )
 from sftactics.encounter.events import AttackMade, CheckMade, Moved
+from sftactics.encounter.outcomes import (
+    AttackData,
+    MoveStepData,
+    breakdown_data,
+    check_data,
+    damage_data,
+    pools_data,
+)
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.grid.geometry import Footprint, footprint_distance_ft
@@ -97,6 +105,21 @@ def holding(state: Encounter, cid: str) -> str | None:
     return None
 
 
+def _maneuver_data(attacker: str, target: str, r: maneuvers.ManeuverResult) -> AttackData:
+    """A combat maneuver's roll against KAC + 8 (MAN-01) as data."""
+    return AttackData(kind="maneuver", attacker=attacker, target=target, weapon=r.weapon.name, ac_kind="kac",
+                      ac_reason="KAC + 8 (MAN-01)", ac=breakdown_data(r.target), roll=check_data(r.roll),
+                      outcome="hit" if r.success else "miss", automatic=r.roll.automatic,
+                      after=pools_data(r.defender.state))  # fmt: skip
+
+
+def _support_data(kind: Literal["covering_fire", "harrying_fire"], attacker: str, r: Any) -> AttackData:
+    """Covering or harrying fire: an attack roll against AC 15 (ACT-15, ACT-19) as data."""
+    return AttackData(kind=kind, attacker=attacker, target="AC 15", weapon=r.weapon.name, ac_kind="ac",
+                      ac_reason="a fixed AC 15", ac=breakdown_data(r.ac), roll=check_data(r.roll),
+                      outcome="hit" if r.hit else "miss", automatic=r.roll.automatic)  # fmt: skip
+
+
 def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     c = _h("_actor")(tx, cmd.actor, ctx)
     t = _h("_target")(tx, c, cmd.target)
@@ -124,7 +147,7 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     )
     _h("_spend")(tx, c, kind, f"{cmd.kind.replace('_', ' ')} {t.id}", "MAN-01", ctx, slot)
     tx.emit(AttackMade(attacker=c.id, target=t.id, weapon=result.weapon.name, hit=result.success, critical=False,
-                       damage=None, lines=result.lines))  # fmt: skip
+                       damage=None, result=_maneuver_data(c.id, t.id, result), notes=result.lines))  # fmt: skip
     tx.creature(c.id, result.attacker)
     tx.creature(t.id, result.defender)
     if not result.success:
@@ -172,7 +195,11 @@ def _push(tx: Tx, c: Combatant, t: Combatant, distance_ft: int) -> None:
                 id=t.id,
                 path=tuple(path),
                 cost_ft=0,
-                lines=(f"{t.id} is pushed back {5 * (len(path) - 1)} ft (MAN-02)",),
+                kind="push",
+                verb="is pushed back",
+                by=c.id,
+                rule="MAN-02",
+                steps=tuple(MoveStepData(to=sq, cost_ft=0) for sq in path[1:]),
             )
         )
 
@@ -195,7 +222,16 @@ def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_
     if grid is not None and not grid.fits(dest):
         raise RuleViolation("MAN-09", f"{t.id} cannot stand at {to}")
     tx.emit(
-        Moved(id=t.id, path=(t.position, to), cost_ft=0, lines=(f"{c.id} moves {t.id} to {to[0]},{to[1]} (MAN-09)",))
+        Moved(
+            id=t.id,
+            path=(t.position, to),
+            cost_ft=0,
+            kind="reposition",
+            verb="is moved",
+            by=c.id,
+            rule="MAN-09",
+            steps=(MoveStepData(to=to, cost_ft=0),),
+        )
     )
 
 
@@ -211,7 +247,7 @@ def do_escape(tx: Tx, cmd: Escape, ctx: Any) -> None:
                                    options=tx.state.options)  # fmt: skip
         _h("_spend")(tx, c, "standard", f"grapple {grappler} back", "MAN-08", ctx, slot)
         tx.emit(AttackMade(attacker=c.id, target=grappler, weapon="grapple", hit=result.success, critical=False,
-                           damage=None, lines=result.lines))  # fmt: skip
+                           damage=None, result=_maneuver_data(c.id, grappler, result), notes=result.lines))  # fmt: skip
         tx.creature(c.id, result.attacker)
         tx.creature(grappler, result.defender)
         if result.success and result.condition is not None:
@@ -225,7 +261,7 @@ def do_escape(tx: Tx, cmd: Escape, ctx: Any) -> None:
     slot = _h("_slot")(tx, c, "standard", "escape", ctx)
     r = maneuvers.escape(c.creature, cmd.dc, tx.dice, bonus=cmd.bonus, grappler=grappler)
     _h("_spend")(tx, c, "standard", "escape", "MAN-08", ctx, slot)
-    tx.emit(CheckMade(id=c.id, what="escape (MAN-08)", success=r.escaped, lines=r.lines))
+    tx.emit(CheckMade(id=c.id, what="escape (MAN-08)", success=r.escaped, check=check_data(r.check), notes=r.lines))
     tx.creature(c.id, r.creature)
     if r.escaped:
         for e in [e for e in tx.state.effects if e.target == c.id and e.source == grappler]:
@@ -265,7 +301,7 @@ def do_covering_fire(tx: Tx, cmd: CoveringFire, ctx: Any) -> None:
         raise RuleViolation("ACT-15", f"{ally.id} is not an ally of {c.id}")
     r = _support(tx, c, ally, cmd.weapon, "covering", ctx)
     tx.emit(AttackMade(attacker=c.id, target="AC 15", weapon=r.weapon.name, hit=r.hit, critical=False, damage=None,
-                       lines=r.lines))  # fmt: skip
+                       result=_support_data("covering_fire", c.id, r), notes=r.lines))  # fmt: skip
     if r.hit:
         tx.start_effect(ally.id, f"covering fire from {c.id}", flags=("covering_fire",), source=c.id,
                         expires=timing.until_start_of_next_turn(tx.state, c.id), rule="ACT-15")  # fmt: skip
@@ -276,7 +312,7 @@ def do_harrying_fire(tx: Tx, cmd: HarryingFire, ctx: Any) -> None:
     foe = _h("_target")(tx, c, cmd.target)
     r = _support(tx, c, foe, cmd.weapon, "harrying", ctx)
     tx.emit(AttackMade(attacker=c.id, target="AC 15", weapon=r.weapon.name, hit=r.hit, critical=False, damage=None,
-                       lines=r.lines))  # fmt: skip
+                       result=_support_data("harrying_fire", c.id, r), notes=r.lines))  # fmt: skip
     if r.hit:
         tx.start_effect(foe.id, f"harried by {c.id}", flags=("harried",), source=c.id,
                         expires=timing.until_start_of_next_turn(tx.state, c.id), rule="ACT-19")  # fmt: skip
@@ -288,7 +324,7 @@ def do_feint(tx: Tx, cmd: Feint, ctx: Any) -> None:
     slot = _h("_slot")(tx, c, "standard", "feint", ctx)
     r = actions_rules.feint(c.creature, t.creature, tx.dice, bluff=cmd.bluff)
     _h("_spend")(tx, c, "standard", f"feint against {t.id}", "ACT-17", ctx, slot)
-    tx.emit(CheckMade(id=c.id, what="feint (ACT-17)", success=r.success, lines=r.lines))
+    tx.emit(CheckMade(id=c.id, what="feint (ACT-17)", success=r.success, check=check_data(r.check), notes=r.lines))
     if r.success:
         tx.start_effect(t.id, f"feinted by {c.id}", flags=("feinted",), source=c.id,
                         expires=timing.until_end_of_next_turn(tx.state, c.id), rule="ACT-17")  # fmt: skip
@@ -306,6 +342,12 @@ def do_coup_de_grace(tx: Tx, cmd: CoupDeGrace, ctx: Any) -> None:
     r = actions_rules.coup_de_grace(c.creature, t.creature, weapon, tx.dice, zero_gravity=tx.state.gravity == "zero",
                                     ctx=ictx)  # fmt: skip
     _h("_spend")(tx, c, "full", f"coup de grace on {t.id}", "ACT-51", ctx, slot)
+    dmg = damage_data(r.damage_roll, r.damage, r.injury, t.creature, kind="attack", options=tx.state.options)
+    data = AttackData(kind="coup_de_grace", attacker=c.id, target=t.id, weapon=weapon.name,
+                      outcome="critical" if r.critical else "hit", damage=dmg,
+                      critical_effect=() if r.critical_effect is None else r.critical_effect.lines,
+                      critical_save=None if r.save is None else check_data(r.save),
+                      after=pools_data(r.defender.state))  # fmt: skip
     tx.emit(AttackMade(attacker=c.id, target=t.id, weapon=weapon.name, hit=True, critical=r.critical,
-                       damage=None if r.damage is None else r.damage.amount, lines=r.lines))  # fmt: skip
+                       damage=None if r.damage is None else r.damage.amount, result=data, notes=r.lines))  # fmt: skip
     tx.creature(t.id, r.defender)

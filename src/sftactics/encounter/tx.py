@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from sftactics.dice.source import DiceSource
-from sftactics.encounter import timing
+from sftactics.encounter import narrate, timing
 from sftactics.encounter.events import (
+    AttackMade,
+    CheckMade,
     CreatureChanged,
     DiceRolled,
     EffectEnded,
@@ -20,6 +22,7 @@ from sftactics.encounter.events import (
     Note,
     apply,
 )
+from sftactics.encounter.outcomes import DamageData, InjuryData, state_change
 from sftactics.encounter.state import Effect, Encounter, Expiry
 from sftactics.sf1e.statblock import ModifierSpec
 from sftactics.sf1e.state import ConditionInstance, Creature
@@ -37,20 +40,39 @@ class Tx:
         self._dice_mark = len(dice.history)
 
     def emit(self, event: Event) -> None:
+        if isinstance(event, CreatureChanged) and event.change is None and event.id in self.state.combatants:
+            before = self.state.creature(event.id).state
+            event = event.model_copy(update={"change": state_change(before, event.state)})
+        elif isinstance(event, AttackMade) and event.notes and event.result is not None:
+            notes = narrate.templated(event.notes, event.result.ac, event.result.roll)
+            event = event.model_copy(update={"notes": notes})
+        elif isinstance(event, CheckMade) and event.notes and event.check is not None:
+            event = event.model_copy(update={"notes": narrate.templated(event.notes, None, event.check)})
         self.state = apply(self.state, event)
         self.events.append(event)
 
     def note(self, text: str, rule: str = "") -> None:
         self.emit(Note(text=text, rule=rule))
 
-    def creature(self, cid: str, new: Creature, lines: Iterable[str] = ()) -> None:
-        """Record a creature's new live state; new timed conditions get their expiry (CF-14)."""
+    def creature(
+        self,
+        cid: str,
+        new: Creature,
+        lines: Iterable[str] = (),
+        *,
+        damage: DamageData | None = None,
+        injury: InjuryData | None = None,
+    ) -> None:
+        """Record a creature's new live state (``lines``: notes; ``damage``/``injury``: the numbers that
+        changed it); new timed conditions get their expiry (CF-14)."""
         before = self.state.creature(cid)
+        notes = tuple(lines)
+        event = CreatureChanged(id=cid, state=new.state, damage=damage, injury=injury, notes=notes)
         if new.state == before.state:
-            if lines:
-                self.emit(CreatureChanged(id=cid, state=new.state, lines=tuple(lines)))
+            if notes or damage is not None or (injury is not None and injury.lines):
+                self.emit(event)
             return
-        self.emit(CreatureChanged(id=cid, state=new.state, lines=tuple(lines)))
+        self.emit(event)
         self._track_timed_conditions(cid, before, new)
 
     def _track_timed_conditions(self, cid: str, before: Creature, after: Creature) -> None:
@@ -98,7 +120,7 @@ class Tx:
         if mods:
             c = self.state.creature(target)
             new = c.with_state(modifiers=(*c.state.modifiers, *mods))
-            self.emit(CreatureChanged(id=target, state=new.state, lines=(f"{name}: {expires.describe()}",)))
+            self.emit(CreatureChanged(id=target, state=new.state, notes=(f"{name}: {expires.describe()}",)))
         return effect
 
     def end_effect(self, effect_id: int, why: str) -> None:
@@ -106,7 +128,7 @@ class Tx:
         effect = next((e for e in self.state.effects if e.id == effect_id), None)
         if effect is None:
             return
-        self.emit(EffectEnded(effect_id=effect_id, why=why))
+        self.emit(EffectEnded(effect_id=effect_id, why=why, target=effect.target, name=effect.name))
         if effect.target not in self.state.combatants:
             return
         c = self.state.creature(effect.target)
@@ -119,7 +141,7 @@ class Tx:
                 mods.remove(m)
         if tuple(conds) != c.state.conditions or tuple(mods) != c.state.modifiers:
             new = c.with_state(conditions=tuple(conds), modifiers=tuple(mods))
-            self.emit(CreatureChanged(id=effect.target, state=new.state, lines=(f"{effect.name} ends ({why})",)))
+            self.emit(CreatureChanged(id=effect.target, state=new.state, notes=(f"{effect.name} ends ({why})",)))
 
     def finish(self) -> list[Event]:
         rolled = self.dice.history[self._dice_mark :]

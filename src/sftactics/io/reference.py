@@ -1,8 +1,9 @@
 """Generated reference documents: the stat-block JSON Schema and the ruleset options table.
 
 Tests compare the files in ``docs/`` with these functions, so the docs cannot drift from the code; regenerate
-them with ``sftactics schema statblock > docs/statblock.schema.json`` and
-``sftactics schema options > docs/options.md``.
+them with ``sftactics schema statblock > docs/statblock.schema.json``,
+``sftactics schema events > docs/events.schema.json`` and ``sftactics schema options > docs/options.md``
+(``make docs`` does them all).
 """
 
 from __future__ import annotations
@@ -98,3 +99,17 @@ def commands_markdown() -> str:
         "```",
     ]
     return "\n".join(lines) + "\n"
+
+
+def events_schema() -> str:
+    """The JSON Schema of one event of a fight's log (``run --json``'s ``events``, a saved log's lines)."""
+    from sftactics.encounter.events import EVENT_ADAPTER
+
+    schema = EVENT_ADAPTER.json_schema()
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "sftactics event",
+        "description": "One event of a fight's log: what happened, with every number as data (docs/events.md).",
+        **schema,
+    }
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
