@@ -462,7 +462,7 @@ def provoked(
     plan_, _ = _plan(enc, c, to, path, actions, reactions.threats_against(enc, c))
     provs = _provocations(plan_)
     zones = {e.id: z for e in enc.enemies_of(cid) for z in [_threat(enc, e.id)] if z}
-    every, _ = _plan(enc, c, to, plan_.positions[1:] if to is not None else path, actions, zones)
+    every, _ = _plan(enc, c, None, plan_.positions[1:], actions, zones)  # the same squares, every threat
     offered = {p.enemy for p in provs}
     not_offered = []
     for enemy in dict.fromkeys(e for _, e in every.provocations):
