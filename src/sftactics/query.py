@@ -153,7 +153,7 @@ def threatened_squares(enc: Encounter, cid: str) -> Answer[list[Square]]:
         for w in reactions.melee_weapons(c):
             lines.append(f"{w.name}: {space.weapon_reach(c, w)}-ft reach")
         lines.append(f"{len(zone)} squares threatened (its own squares included)")
-    return _answer("threatened_squares", zone, lines=lines, rules=("AOO-01", "AOO-02", "AOO-03", "AOO-04", "AOO-05"))
+    return _answer("threat", zone, lines=lines, rules=("AOO-01", "AOO-02", "AOO-03", "AOO-04", "AOO-05"))
 
 
 def threateners(enc: Encounter, square: Square) -> Answer[list[str]]:
@@ -287,7 +287,7 @@ def cover_and_concealment(enc: Encounter, frm: str, to: Where, *, melee: bool = 
     ]
     conc = f"{value.concealment} ({cc.reason}, {cc.rule}, {cc.miss_chance}% miss chance)" if cc.miss_chance else "none"
     lines.append(f"concealment: {conc}")
-    return _answer("cover", value, terms=(*cv.ac_terms, *cv.reflex_terms), lines=lines, rules=(cv.rule, cc.rule))
+    return _answer("cover", value, terms=cv.ac_terms, lines=lines, rules=(cv.rule, cc.rule))
 
 
 class SightValue(_Model):
@@ -303,13 +303,13 @@ def line_of_sight(enc: Encounter, frm: Where, to: Where) -> Answer[SightValue]:
     grid = enc.grid
     if grid is None:
         value = SightValue(line_of_effect=True, line_of_sight=True)
-        return _answer("line_of_sight", value, lines=("no map: nothing blocks",), rules=("EFF-35", "EFF-37"))
+        return _answer("sight", value, lines=("no map: nothing blocks",), rules=("EFF-35", "EFF-37"))
     value = SightValue(line_of_effect=has_line_of_effect(grid, fa, fb), line_of_sight=has_line_of_sight(grid, fa, fb))
     lines = [
         f"{na} to {nb}: line of effect {'yes' if value.line_of_effect else 'no'}, "
         f"line of sight {'yes' if value.line_of_sight else 'no'}"
     ]
-    return _answer("line_of_sight", value, lines=lines, rules=("EFF-35", "EFF-37"))
+    return _answer("sight", value, lines=lines, rules=("EFF-35", "EFF-37"))
 
 
 # ---------------------------------------------------------------- movement
