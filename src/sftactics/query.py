@@ -156,6 +156,13 @@ def threatened_squares(enc: Encounter, cid: str) -> Answer[list[Square]]:
     return _answer("threat", zone, lines=lines, rules=("AOO-01", "AOO-02", "AOO-03", "AOO-04", "AOO-05"))
 
 
+def threatens(enc: Encounter, cid: str, square: Square) -> Answer[bool]:
+    """Whether ``cid`` threatens ``square`` (AOO-01..05)."""
+    yes = square in _threat(enc, cid)
+    line = f"{cid} {'threatens' if yes else 'does not threaten'} {_sq(square)}"
+    return _answer("threatens", yes, lines=(line,), rules=("AOO-01",))
+
+
 def threateners(enc: Encounter, square: Square) -> Answer[list[str]]:
     """Who threatens ``square`` (AOO-01), each with whether it has its reaction for an attack of opportunity
     now (ACT-05, CF-15)."""
@@ -753,41 +760,3 @@ def statistics(enc: Encounter, cid: str) -> Answer[StatsValue]:
     lines.append(f"HP {c.state.hp}, SP {c.state.sp}, RP {c.state.rp}" + (", flat-footed" if value.flat_footed else ""))
     rules = dict.fromkeys(t.rule for x in outs for t in x.terms if t.rule)
     return _answer("stats", value, lines=lines, rules=rules)
-
-
-#: Every question, by the name the CLI and docs use.
-QUESTIONS: tuple[str, ...] = (
-    "threat",
-    "threateners",
-    "reach",
-    "flanking",
-    "cover",
-    "sight",
-    "reachable",
-    "path",
-    "provoked",
-    "area",
-    "range",
-    "actions",
-    "effects",
-    "stats",
-)
-
-__all__ = [
-    "QUESTIONS",
-    "Answer",
-    "actions",
-    "cover_and_concealment",
-    "creatures_in_area",
-    "effects",
-    "flanking",
-    "line_of_sight",
-    "path_cost",
-    "provoked",
-    "range_to",
-    "reach",
-    "reachable_squares",
-    "statistics",
-    "threatened_squares",
-    "threateners",
-]

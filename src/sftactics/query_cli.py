@@ -24,6 +24,7 @@ _XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 #: Each question with the arguments it takes (for the help and the error messages).
 USAGE: dict[str, str] = {
     "threat": "CREATURE",
+    "threatens": "CREATURE X,Y",
     "threateners": "X,Y",
     "reach": "CREATURE",
     "flanking": "TARGET [ATTACKER]",
@@ -160,6 +161,9 @@ def ask(
         if question == "cover":
             return q.cover_and_concealment(state, args[0], _where(state, args[1]), melee=melee)
         return q.range_to(state, args[0], _where(state, args[1]), weapon)
+    if question == "threatens":
+        need(2)
+        return q.threatens(state, state.get(args[0]).id, _need_square(args[1], question))
     if question == "flanking":
         need(1, 2)
         return q.flanking(state, args[0], args[1] if len(args) > 1 else None)
@@ -187,6 +191,8 @@ def summary(answer: q.Answer[Any]) -> str:
     name = answer.question
     if name == "threat":
         return f"{len(v)} squares: " + " ".join(_xy(s) for s in v) if v else "no square"
+    if name == "threatens":
+        return "yes" if v else "no"
     if name in ("threateners",):
         return ", ".join(v) or "nobody"
     if name == "flanking":
@@ -246,7 +252,7 @@ def query_cmd(
     weapon: Annotated[str | None, typer.Option(help="the weapon for range (default: the first ranged one)")] = None,
     melee: Annotated[bool, typer.Option(help="cover and concealment against a melee attack")] = False,
 ) -> None:
-    """Ask the board a question: threat, threateners, reach, flanking, cover, sight, reachable, path,
+    """Ask the board a question: threat, threatens, threateners, reach, flanking, cover, sight, reachable, path,
     provoked, area, range, actions, effects, stats (see docs/query.md)."""
     state = load_state(file)
     answer = ask(state, question, list(args or []), actions=actions, weapon=weapon, melee=melee)

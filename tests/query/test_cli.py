@@ -67,6 +67,8 @@ def test_threat_as_text(hold: Path) -> None:
         "  rules: AOO-01, AOO-02, AOO-03, AOO-04, AOO-05\n"
     )
     assert ask(str(hold), "threateners", "4,1").startswith("threateners: Kraa\n")
+    assert ask(str(hold), "threatens", "Kraa", "3,3").startswith("threatens: yes\n")
+    assert ask(str(hold), "threatens", "Gib", "3,3").startswith("threatens: no\n")
 
 
 @pytest.mark.rule("MOD-07", "MOD-08")

@@ -64,6 +64,7 @@ def test_a_15_ft_reach_counts_diagonals_5_10_5_and_has_no_diagonal_exception() -
     # 10 ft reach: the second square on a diagonal is threatened after all (AOO-04), a 5x5 block
     kz = set(q.threatened_squares(enc, "Ksarik").value)
     assert (17, 8) in kz and len(kz) == 25
+    assert q.threatens(enc, "Long", (9, 6)).value and not q.threatens(enc, "Long", (9, 8)).value
     assert q.threateners(enc, (9, 7)).value == ["Long"]
     assert q.threateners(enc, (9, 8)).value == []
     assert q.threateners(enc, (11, 6)).value == []
