@@ -293,3 +293,20 @@ def test_answers_are_json_and_refuse_what_they_cannot_answer() -> None:
     nomap = enc.model_copy(update={"map": None})
     with pytest.raises(SftError, match="needs a map"):
         q.reachable_squares(nomap, "Tess")
+
+
+@pytest.mark.rule("MOV-05", "MOV-10", "MOV-17", "ACT-35")
+def test_every_reachable_square_is_a_move_the_engine_accepts_at_that_cost() -> None:
+    f = ready(("Goblin", GOBLIN, (7, 4)), tess_at=(0, 0), map=DIFFICULT)
+    f.do(Move(actor="Tess", path=((1, 1),)))  # one diagonal (into difficult terrain) already counted this turn
+    reach = q.reachable_squares(f.state, "Tess", 2).value
+    assert len(reach) > 20
+    assert {r.actions for r in reach} == {1, 2}
+    for r in reach:
+        again = Fight(f.state, f.dice)
+        if r.actions == 2:  # more than one move action away: the next move command refuses it
+            with pytest.raises(RuleViolation):
+                again.do(Move(actor="Tess", to=r.square))
+            continue
+        again.do(Move(actor="Tess", to=r.square))
+        assert again.state.get("Tess").position == r.square and again.state.get("Tess").moved_ft == 15 + r.cost_ft
