@@ -281,6 +281,15 @@ def _register_simulation() -> None:
 
 _register_simulation()
 
+
+def _register_query() -> None:
+    from sftactics.query_cli import query_cmd
+
+    app.command("query")(query_cmd)
+
+
+_register_query()
+
 import_app = typer.Typer(help="Import creatures from other tools.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
 

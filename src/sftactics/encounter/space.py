@@ -12,9 +12,9 @@ from sftactics.core.breakdown import Term
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import geometry
-from sftactics.grid.concealment import concealment
-from sftactics.grid.cover import CoverKind, cover
-from sftactics.grid.flanking import flanking
+from sftactics.grid.concealment import ConcealmentResult, concealment
+from sftactics.grid.cover import CoverKind, CoverResult, cover
+from sftactics.grid.flanking import FlankResult, flanking
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import Feature
 from sftactics.grid.space import Body, Size, footprint_side, is_sub_square, reach_covers
@@ -90,6 +90,76 @@ def body(state: Encounter, c: Combatant, weapon: Weapon | None = None) -> Body |
     return Body(fp, Size(c.creature.stat.size), reach_ft=reach, armed=armed, side=c.side)
 
 
+def range_check(fa: Footprint, fb: Footprint, weapon: Weapon) -> geometry.RangeCheck:
+    """Distance, range increment and penalty of a ranged or thrown ``weapon`` from space ``fa`` to ``fb``
+    (ATK-10, ATK-11)."""
+    dist = geometry.footprint_distance_ft(fa, fb)
+    thrown = weapon.thrown or weapon.is_grenade
+    inc = max(weapon.range_ft, 5)
+    return geometry.check_range(dist, inc, thrown=thrown, max_increments=weapon.max_increments)
+
+
+def cover_between(
+    state: Encounter,
+    attacker: Combatant,
+    fa: Footprint,
+    fb: Footprint,
+    *,
+    melee: bool,
+    explain: bool = True,
+    target_id: str = "",
+) -> CoverResult | None:
+    """The cover of the space ``fb`` against an attack from ``attacker`` (at ``fa``), the other combatants
+    standing in the way (MOD-07..14); None without a map."""
+    grid = state.grid
+    if grid is None:
+        return None
+    return cover(grid, fa, fb, ranged=not melee, creatures=others(state, attacker.id, target_id), explain=explain)
+
+
+def concealment_between(
+    state: Encounter, attacker: Combatant, fa: Footprint, fb: Footprint, *, melee: bool
+) -> ConcealmentResult | None:
+    """The concealment of the space ``fb`` against ``attacker`` (at ``fa``) with its senses (MOD-01..06,
+    VIS-03, VIS-04); None without a map."""
+    grid = state.grid
+    if grid is None:
+        return None
+    senses = attacker.creature.stat.senses
+    return concealment(
+        grid,
+        fa,
+        fb,
+        melee=melee,
+        low_light_vision="low-light vision" in senses,
+        darkvision="darkvision" in senses,
+        blindsight="blindsight" in senses,
+    )
+
+
+def flank(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon | None = None) -> FlankResult | None:
+    """Whether ``attacker`` flanks ``target`` in melee (MOD-17) with any combatant hostile to the target; None
+    when either has no position or nobody could be a partner. ``partner`` indexes :func:`flank_partners`."""
+    fb = footprint(target)
+    me = body(state, attacker, weapon)
+    partners = [b for _, b in flank_partners(state, attacker, target)]
+    if me is None or fb is None or not partners:
+        return None
+    return flanking(me, fb, partners, target_side=target.side, grid=state.grid)
+
+
+def flank_partners(state: Encounter, attacker: Combatant, target: Combatant) -> list[tuple[str, Body]]:
+    """The combatants that could flank ``target`` with ``attacker``: in the fight, placed and not on the
+    target's side (MOD-17)."""
+    return [
+        (c.id, b)
+        for c in state.combatants.values()
+        if c.id not in (attacker.id, target.id) and not c.out_of_fight and c.side != target.side
+        for b in [body(state, c)]
+        if b is not None
+    ]
+
+
 def attack_geometry(
     state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, *, explain: bool = True
 ) -> Geometry:
@@ -112,9 +182,7 @@ def attack_geometry(
             raise RuleViolation("ATK-09", f"{target.id} is {dist} ft away, out of {attacker.id}'s {reach}-ft reach")
     else:
         dist = geometry.footprint_distance_ft(fa, fb)
-        thrown = weapon.thrown or weapon.is_grenade
-        inc = max(weapon.range_ft, 5)
-        rc = geometry.check_range(dist, inc, thrown=thrown, max_increments=weapon.max_increments)
+        rc = range_check(fa, fb, weapon)
         if not rc.in_range:
             raise RuleViolation(
                 "ATK-11", f"{target.id} is {dist} ft away, beyond {weapon.name}'s {rc.max_range_ft}-ft maximum range"
@@ -123,44 +191,25 @@ def attack_geometry(
         rng = (dist, rc.increment)
         if rc.terms:
             notes.append(f"range {dist} ft: increment {rc.increment}")
-    grid = state.grid
     miss, why = 0, ""
     cover_kind, flanked = "none", False
-    if grid is not None:
-        cv = cover(grid, fa, fb, ranged=not melee, creatures=others(state, attacker.id, target.id), explain=explain)
+    cv = cover_between(state, attacker, fa, fb, melee=melee, explain=explain, target_id=target.id)
+    if cv is not None:
         if cv.kind is CoverKind.TOTAL:
             raise RuleViolation("MOD-14", f"{target.id} has total cover from {attacker.id}: no line of effect")
         ac_terms += list(cv.ac_terms)
         cover_kind = cv.kind.name.lower()
         if cv.kind is not CoverKind.NONE:
             notes.append(f"{target.id} has {cv.kind.name.lower()} cover ({cv.rule})")
-        senses = attacker.creature.stat.senses
-        cc = concealment(
-            grid,
-            fa,
-            fb,
-            melee=melee,
-            low_light_vision="low-light vision" in senses,
-            darkvision="darkvision" in senses,
-            blindsight="blindsight" in senses,
-        )
-        if cc.miss_chance:
+        cc = concealment_between(state, attacker, fa, fb, melee=melee)
+        if cc is not None and cc.miss_chance:
             miss, why = cc.miss_chance, f"{cc.reason}, {cc.rule}"
     if melee:
-        me = body(state, attacker, weapon)
-        partners = [
-            b
-            for c in state.combatants.values()
-            if c.id not in (attacker.id, target.id) and not c.out_of_fight and c.side != target.side
-            for b in [body(state, c)]
-            if b is not None
-        ]
-        if me is not None and partners:
-            fl = flanking(me, fb, partners, target_side=target.side, grid=grid)
-            if fl.flanked:
-                attack_terms += list(fl.terms)
-                flanked = True
-                notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
+        fl = flank(state, attacker, target, weapon)
+        if fl is not None and fl.flanked:
+            attack_terms += list(fl.terms)
+            flanked = True
+            notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
     return Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why, cover_kind, flanked, *rng)
 
 
