@@ -13,7 +13,6 @@ from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import geometry
 from sftactics.grid.concealment import concealment
 from sftactics.grid.cover import CoverKind, cover
-from sftactics.grid.flanking import flanking
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.space import Body, Size, footprint_side, reach_covers
 from sftactics.sf1e.statblock import Weapon
@@ -137,17 +136,10 @@ def attack_geometry(
         if cc.miss_chance:
             miss, why = cc.miss_chance, f"{cc.reason}, {cc.rule}"
     if melee:
-        me = body(state, attacker, weapon)
-        partners = [
-            b
-            for c in state.combatants.values()
-            if c.id not in (attacker.id, target.id) and not c.out_of_fight and c.side != target.side
-            for b in [body(state, c)]
-            if b is not None
-        ]
-        if me is not None and partners:
-            fl = flanking(me, fb, partners, target_side=target.side, grid=grid)
-            if fl.flanked:
-                attack_terms += list(fl.terms)
-                notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
+        from sftactics.encounter.threat import flanking  # who threatens: one answer (AOO-01..05)
+
+        fl = flanking(state, attacker, target, weapon)
+        if fl.flanked:
+            attack_terms += list(fl.terms)
+            notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
     return Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why)

@@ -473,12 +473,13 @@ def _can_take_aoo(m: Any, st: Any, e: int, c: int) -> bool:
 
 @_jit
 def _aoo(m: Any, st: Any, e: int, c: int) -> None:
-    """``reactions.attack_of_opportunity``: the first melee weapon that reaches."""
+    """``reactions.attack_of_opportunity``: the first weapon that can make one and whose zone holds the target
+    (``threat.first_aoo_weapon``)."""
     if not _can_take_aoo(m, st, e, c) or _out(st, c):
         return
     for k in range(m.w_ok.shape[1]):
-        usable = m.w_ok[e, k] and m.w_attack[e, k] and m.w_is_melee[e, k]
-        if usable and threatens(st.pos[e], st.pos[c], m.width, m.w_reach[e, k], True):
+        usable = m.w_ok[e, k] and m.w_attack[e, k] and m.w_aoo[e, k]
+        if usable and _in_zone(m, m.w_zone[e, k], st.pos[e], st.pos[c]):
             st.react_used[e] = True
             _one_attack(m, st, e, c, k, True)
             return
