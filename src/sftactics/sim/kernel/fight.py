@@ -20,7 +20,9 @@ again is the bookkeeping of one fight, in the engine's order:
   preferring one that flanks;
 * movement by the cheapest path with the fewest steps out of threatened squares, attacks of opportunity
   where it leaves them (AOO-06..12: one reaction per round, none before the reactor's first turn, none
-  through cover, none while staggered), and ranged attacks or throws while threatened provoking too;
+  through cover, none while staggered), and ranged attacks or throws while threatened provoking too; who
+  threatens, and with which weapon, is the model's copy of ``encounter.threat`` (no unarmed strikes, no
+  unwieldy weapons, AOO-01);
 * attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
   creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
   burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes), damage through the target's

@@ -5,8 +5,9 @@ Every number here is computed by the rules modules themselves, once per encounte
 damage bonuses, saves, initiative modifiers, the Resolve a creature needs to stabilize, critical hit DCs, range
 penalties (``grid.geometry.check_range``), cover bonuses (``grid.cover.cover_terms``), the flanking bonus, and
 what a target's defenses leave of every possible amount of damage of every kind it can take
-(``sf1e.damage.mitigate``, one table row per damage profile). The kernel only adds these numbers up, rolls the
-dice and keeps the books, so a rule still has one place where it is written.
+(``sf1e.damage.mitigate``, one table row per damage profile), and who threatens with what (``encounter.threat``:
+the weapons that can make attacks of opportunity and their reaches). The kernel only adds these numbers up, rolls
+the dice and keeps the books, so a rule still has one place where it is written.
 
 :func:`unsupported` says why an encounter is outside what the kernel plays (then the engine plays it);
 :func:`compile_encounter` builds the :class:`Model`.
