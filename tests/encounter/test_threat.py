@@ -99,7 +99,7 @@ def test_a_feature_that_arms_unarmed_strikes_is_written_as_a_natural_weapon() ->
 
 
 # ---------------------------------------------------------------- unwieldy weapons make no attacks of opportunity
-@pytest.mark.rule("AOO-01", "AOO-06", "ACT-53")
+@pytest.mark.rule("AOO-01", "AOO-06", "AOO-07", "ACT-53", "X-08")
 @pytest.mark.parametrize("doshko", [DOSHKO, ADVANCED_DOSHKO], ids=["tactical", "advanced"])
 def test_an_unwieldy_doshko_threatens_nothing_and_makes_no_attack_of_opportunity(doshko: dict[str, Any]) -> None:
     f = ready(combatant("Vesk", "aliens", foe("Vesk", doshko, PISTOL), initiative=5, position=(3, 3)),
