@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from sftactics.core.breakdown import Breakdown, Term
 from sftactics.core.errors import SftError
 from sftactics.dice.source import ScriptedDice
-from sftactics.encounter import budget, movement, perception, reactions, space
+from sftactics.encounter import budget, movement, perception, reactions, space, threat
 from sftactics.encounter.commands import AreaSpec
 from sftactics.encounter.effects import build_area
 from sftactics.encounter.state import Combatant, Encounter
@@ -133,8 +133,7 @@ def _grid(enc: Encounter, what: str) -> Any:
 # ---------------------------------------------------------------- threat and reach
 def _threat(enc: Encounter, cid: str) -> frozenset[Square]:
     """The squares ``cid`` threatens, exactly as the engine's attacks of opportunity see them."""
-    # lead: point at encounter.threat after merge
-    return reactions.threat(enc, enc.get(cid))
+    return threat.threatened_squares(enc, cid)
 
 
 def threatened_squares(enc: Encounter, cid: str) -> Answer[list[Square]]:
@@ -145,12 +144,13 @@ def threatened_squares(enc: Encounter, cid: str) -> Answer[list[Square]]:
     lines: list[str] = []
     if c.position is None:
         lines.append(f"{cid} has no position on the map")
-    elif c.out_of_fight or c.creature.has("dead"):
-        lines.append(f"{cid} is out of the fight and threatens nothing")
-    elif not reactions.melee_weapons(c):
-        lines.append(f"{cid} has no melee weapon and threatens nothing")
+    elif (why := threat.no_threat_reason(c)) is not None:
+        lines.append(f"{cid} threatens nothing: {why}")
+    elif not threat.aoo_weapons(c):
+        lines.append(f"{cid} has no weapon it could make an attack of opportunity with (unarmed strikes and "
+                     "unwieldy weapons do not count) and threatens nothing")  # fmt: skip
     else:
-        for w in reactions.melee_weapons(c):
+        for w in threat.aoo_weapons(c):
             lines.append(f"{w.name}: {space.weapon_reach(c, w)}-ft reach")
         lines.append(f"{len(zone)} squares threatened (its own squares included)")
     return _answer("threat", zone, lines=lines, rules=("AOO-01", "AOO-02", "AOO-03", "AOO-04", "AOO-05"))
@@ -190,7 +190,8 @@ class ReachValue(_Model):
 def reach(enc: Encounter, cid: str) -> Answer[ReachValue]:
     """Natural reach and the reach with each melee weapon (AOO-02, AOO-03: a reach weapon adds 5 ft)."""
     c = enc.get(cid)
-    ws = tuple(WeaponReach(weapon=w.name, reach_ft=space.weapon_reach(c, w)) for w in reactions.melee_weapons(c))
+    melee = [w for w in c.creature.stat.weapons if w.is_melee]
+    ws = tuple(WeaponReach(weapon=w.name, reach_ft=space.weapon_reach(c, w)) for w in melee)
     longest = max((w.reach_ft for w in ws), default=0)
     natural = c.creature.stat.reach_ft
     lines = [f"natural reach {natural} ft", *(f"{w.weapon}: {w.reach_ft} ft" for w in ws)]
@@ -218,19 +219,17 @@ def flanking(enc: Encounter, target: str, attacker: str | None = None) -> Answer
     candidates = [enc.get(attacker)] if attacker is not None else [c for c in enc.enemies_of(target)]
     pairs: list[FlankPair] = []
     lines: list[str] = []
+    everyone = list(enc.combatants)
     for a in candidates:
-        if a.position is None or a.out_of_fight or not reactions.melee_weapons(a):
+        weapons = [w for w in a.creature.stat.weapons if w.is_melee and not w.thrown]
+        if a.position is None or a.out_of_fight or not weapons:
             continue
-        partners = space.flank_partners(enc, a, t)
-        fl = space.flank(enc, a, t)
-        if fl is None:
-            lines.append(f"{a.id}: nobody to flank with")
-        elif fl.flanked and fl.partner is not None and fl.squares is not None:
-            pairs.append(FlankPair(attacker=a.id, partner=partners[fl.partner][0], squares=fl.squares))
-            lines.append(
-                f"{a.id} flanks {target} with {partners[fl.partner][0]} "
-                f"(line {_sq(fl.squares[0])} to {_sq(fl.squares[1])})"
-            )
+        results = [threat.flanking(enc, a, t, w) for w in weapons]  # the same test each melee attack makes
+        fl = next((r for r in results if r.flanked), results[0])
+        if fl.flanked and fl.partner is not None and fl.squares is not None:
+            partner = everyone[fl.partner]
+            pairs.append(FlankPair(attacker=a.id, partner=partner, squares=fl.squares))
+            lines.append(f"{a.id} flanks {target} with {partner} (line {_sq(fl.squares[0])} to {_sq(fl.squares[1])})")
         else:
             lines.append(f"{a.id}: {fl.reason}")
     terms = [Term(2, "flanking", "MOD-17")] if pairs else []

@@ -78,7 +78,7 @@ def test_out_of_the_fight_or_off_the_map_threatens_nothing() -> None:
     assert len(q.threatened_squares(enc, "Goblin").value) == 9
     down = enc.update("Goblin", creature=with_conditions(GOBLIN, "unconscious"))
     ans = q.threatened_squares(down, "Goblin")
-    assert ans.value == [] and ans.lines == ("Goblin is out of the fight and threatens nothing",)
+    assert ans.value == [] and ans.lines == ("Goblin threatens nothing: out of the fight",)
 
 
 @pytest.mark.rule("AOO-01", "MOD-07")

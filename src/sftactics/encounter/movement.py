@@ -16,7 +16,7 @@ from sftactics.encounter import space
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.geometry import Footprint, count_squares, footprint_distance_ft
 from sftactics.grid.movement import MoveMode, Mover, Occupant, PricedPath, find_path, price_path
-from sftactics.grid.space import Size
+from sftactics.grid.space import Size, is_sub_square
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import stats
 
@@ -216,10 +216,15 @@ def clear_line(state: Encounter, c: Combatant, goal: Square) -> str | None:
 
 
 def _occupied(state: Encounter, c: Combatant, square: Square) -> str | None:
+    """Who keeps ``c`` from ending its move in ``square`` on a fight without a map: anyone there but a helpless
+    creature (MOV-16; the same answer as :func:`occupants` gives the grid). A creature smaller than a square may
+    share squares (MOV-03)."""
+    if is_sub_square(Size(c.creature.stat.size)):
+        return None
     for o in state.combatants.values():
-        if o.id == c.id or o.position is None or o.creature.has("dead"):
+        if o.id == c.id or o.position is None or o.fled or o.creature.has("dead"):
             continue
         fp = space.footprint(o)
-        if fp is not None and fp.contains(square):
+        if fp is not None and fp.contains(square) and "helpless" not in cond.active(o.creature):
             return o.id
     return None

@@ -1,7 +1,7 @@
 """Threat and attacks of opportunity (AOO-01..14, ACT-05, ACT-60, MOD-09).
 
-A combatant threatens the squares it could make a melee attack into (its melee and natural weapons, with reach
-weapons reaching farther; AOO-01..05). It may take one attack of opportunity per round with its reaction
+Who threatens which square is :mod:`sftactics.encounter.threat` (the weapons that can make attacks of
+opportunity, their reach, AOO-01..05). A combatant may take one attack of opportunity per round with its reaction
 (ACT-05) against an enemy in a threatened square who leaves such a square other than by a guarded step or the
 first square of a withdraw, makes a ranged attack, or uses an ability that provokes (AOO-06). The attack comes
 before the action that provoked it (AOO-08). No attack of opportunity while flat-footed, in total defense,
@@ -13,11 +13,11 @@ creature that has cover from you (AOO-09, MOD-09). A combatant whose ``takes_aoo
 from __future__ import annotations
 
 from sftactics.encounter import budget, space
+from sftactics.encounter import threat as threat_
 from sftactics.encounter.events import ActionSpent, Note
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.grid.cover import can_make_attack_of_opportunity
-from sftactics.grid.space import Size, threatened_squares
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.statblock import Weapon
 
@@ -30,17 +30,8 @@ def melee_weapons(c: Combatant) -> list[Weapon]:
 
 
 def threat(state: Encounter, c: Combatant) -> frozenset[Square]:
-    """Every square ``c`` threatens (AOO-01..05): none without a melee weapon, a position, or while out of
-    the fight."""
-    fp = space.footprint(c)
-    if fp is None or c.out_of_fight or c.creature.has("dead"):
-        return frozenset()
-    out: set[Square] = set()
-    size = Size(c.creature.stat.size)
-    for w in melee_weapons(c):
-        reach = space.weapon_reach(c, w)
-        out |= threatened_squares(fp, size, reach, zero_reach=reach == 0, grid=state.grid)
-    return frozenset(out)
+    """Every square ``c`` threatens: :func:`sftactics.encounter.threat.threatened_squares`."""
+    return threat_.threatened_squares(state, c)
 
 
 def can_take_aoo(state: Encounter, reactor: Combatant, provoker: Combatant) -> tuple[bool, str]:
@@ -51,8 +42,8 @@ def can_take_aoo(state: Encounter, reactor: Combatant, provoker: Combatant) -> t
         return False, "out of the fight"
     if not reactor.takes_aoo:
         return False, "does not take attacks of opportunity"
-    if not melee_weapons(reactor):
-        return False, "no melee attack"
+    if not threat_.aoo_weapons(reactor):
+        return False, "no weapon that can make attacks of opportunity (AOO-01)"
     if state.has_flag(reactor.id, "no_aoo"):
         return False, "in total defense (ACT-20)"
     blocked = [n for n, d in cond.active(reactor.creature).items() if d.no_aoo]
@@ -87,13 +78,6 @@ def threatening(state: Encounter, c: Combatant) -> list[str]:
     return [e for e, zone in threats_against(state, c).items() if any(sq in zone for sq in fp.squares)]
 
 
-def _best_weapon(state: Encounter, reactor: Combatant, provoker: Combatant) -> Weapon | None:
-    for w in melee_weapons(reactor):
-        if space.in_reach(reactor, provoker, w):
-            return w
-    return None
-
-
 def attack_of_opportunity(tx: Tx, reactor_id: str, provoker_id: str, why: str) -> bool:
     """Resolve one attack of opportunity (AOO-08) if it is still allowed; True if one was made."""
     from sftactics.encounter.actions import one_attack
@@ -103,7 +87,7 @@ def attack_of_opportunity(tx: Tx, reactor_id: str, provoker_id: str, why: str) -
     ok, _ = can_take_aoo(s, reactor, provoker)
     if not ok or provoker.out_of_fight or provoker.creature.has("dead"):
         return False
-    weapon = _best_weapon(s, reactor, provoker)
+    weapon = threat_.first_aoo_weapon(s, reactor, provoker)
     if weapon is None:
         return False
     if tx.decide is not None and not tx.decide(s, reactor_id, provoker_id, why):

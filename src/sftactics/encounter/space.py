@@ -14,7 +14,6 @@ from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import geometry
 from sftactics.grid.concealment import ConcealmentResult, concealment
 from sftactics.grid.cover import CoverKind, CoverResult, cover
-from sftactics.grid.flanking import FlankResult, flanking
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import Feature
 from sftactics.grid.space import Body, Size, footprint_side, is_sub_square, reach_covers
@@ -137,29 +136,6 @@ def concealment_between(
     )
 
 
-def flank(state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon | None = None) -> FlankResult | None:
-    """Whether ``attacker`` flanks ``target`` in melee (MOD-17) with any combatant hostile to the target; None
-    when either has no position or nobody could be a partner. ``partner`` indexes :func:`flank_partners`."""
-    fb = footprint(target)
-    me = body(state, attacker, weapon)
-    partners = [b for _, b in flank_partners(state, attacker, target)]
-    if me is None or fb is None or not partners:
-        return None
-    return flanking(me, fb, partners, target_side=target.side, grid=state.grid)
-
-
-def flank_partners(state: Encounter, attacker: Combatant, target: Combatant) -> list[tuple[str, Body]]:
-    """The combatants that could flank ``target`` with ``attacker``: in the fight, placed and not on the
-    target's side (MOD-17)."""
-    return [
-        (c.id, b)
-        for c in state.combatants.values()
-        if c.id not in (attacker.id, target.id) and not c.out_of_fight and c.side != target.side
-        for b in [body(state, c)]
-        if b is not None
-    ]
-
-
 def attack_geometry(
     state: Encounter, attacker: Combatant, target: Combatant, weapon: Weapon, *, explain: bool = True
 ) -> Geometry:
@@ -205,8 +181,10 @@ def attack_geometry(
         if cc is not None and cc.miss_chance:
             miss, why = cc.miss_chance, f"{cc.reason}, {cc.rule}"
     if melee:
-        fl = flank(state, attacker, target, weapon)
-        if fl is not None and fl.flanked:
+        from sftactics.encounter.threat import flanking  # who threatens: one answer (AOO-01..05)
+
+        fl = flanking(state, attacker, target, weapon)
+        if fl.flanked:
             attack_terms += list(fl.terms)
             flanked = True
             notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")

@@ -22,8 +22,9 @@ if it goes diagonally past a hard corner (MOV-11). Creatures (``occupants``, as 
 * an ally's square may be passed, except when charging (MOV-13);
 * an opponent's square may not, unless it is helpless (MOV-14) or the mover may pass opponents (e.g. a successful
   tumble; the check is the caller's); a creature that fills its squares can never be passed;
-* movement may not end in another creature's square unless that creature is helpless (MOV-16); creatures smaller
-  than a square may enter and share occupied squares (MOV-03, AOO-05).
+* movement may not end in another creature's square unless that creature is helpless (MOV-16), ally or enemy
+  alike; a paralyzed creature is not helpless (CON-27): its square may be passed, at double cost, but not
+  ended in; creatures smaller than a square may enter and share occupied squares (MOV-03, AOO-05).
 
 Running and charging may not enter difficult terrain (MOV-17). Squeezing: a Small or Medium creature squeezes
 through narrow squares; a creature of two squares or more squeezes into a space half as wide (a Large creature
@@ -63,7 +64,7 @@ class Occupant(StrEnum):
     ENEMY = "enemy"
     HELPLESS = "helpless"  # may be passed and shared (MOV-14, MOV-16)
     HELPLESS_OBSTACLE = "helpless_obstacle"  # helpless but still in the way: double cost (MOV-14)
-    PARALYZED = "paralyzed"  # anyone may pass; double cost (MOV-15)
+    PARALYZED = "paralyzed"  # anyone may pass at double cost (MOV-15); not helpless: no stopping (MOV-16)
     FILLING = "filling"  # fills its squares completely: never passed (MOV-14)
 
 
@@ -398,8 +399,10 @@ class _Ctx:
         for sq, who in occupants.items():
             if who is Occupant.FILLING:
                 info = (False, False, 0)
-            elif who in (Occupant.HELPLESS_OBSTACLE, Occupant.PARALYZED):
+            elif who is Occupant.HELPLESS_OBSTACLE:
                 info = (True, True, 1)
+            elif who is Occupant.PARALYZED:
+                info = (True, sub, 1)
             elif who is Occupant.HELPLESS or sub:
                 info = (True, True, 0)
             elif who is Occupant.ALLY:

@@ -23,6 +23,8 @@ SaveName = Literal["fort", "ref", "will"]
 SAVE_ABILITY: dict[str, Ability] = {"fort": "con", "ref": "dex", "will": "wis"}
 
 Size = Literal["fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal"]
+#: Sizes that take less than one square and have 0 ft of natural reach (Table 8-1).
+_SUB_SQUARE = frozenset({"fine", "diminutive", "tiny"})
 
 WeaponCategory = Literal[
     "basic_melee",
@@ -255,6 +257,15 @@ class StatBlock(_Model):
             for key, value in (("bab", bab), ("base_saves", saves), ("level", sum(classes.values()))):
                 if data.get(key) is None:
                     data[key] = value
+        return data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reach_by_size(cls, data: object) -> object:
+        """A Fine, Diminutive or Tiny creature whose block gives no reach has 0 ft (Table 8-1, AOO-02, AOO-05);
+        every other size keeps the 5-ft default unless the block says otherwise."""
+        if isinstance(data, dict) and data.get("reach_ft") is None and data.get("size") in _SUB_SQUARE:
+            data = {**data, "reach_ft": 0}
         return data
 
     @model_validator(mode="after")

@@ -36,6 +36,7 @@ from typing import Any
 from sftactics.core.breakdown import Term
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import budget, reactions, space
+from sftactics.encounter import threat as enc_threat
 from sftactics.encounter.actions import ammo_left
 from sftactics.encounter.commands import (
     Attack,
@@ -633,7 +634,7 @@ class _Turn:
             out = {}
             for e in self.foes:
                 if reactions.can_take_aoo(self.s, e, self.me)[0]:
-                    z = reactions.threat(self.s, e)
+                    z = enc_threat.threatened_squares(self.s, e)
                     if z:
                         out[e.id] = z
             self._zones = out
@@ -648,7 +649,7 @@ class _Turn:
         total = 0.0
         for eid in provokers:
             e = self.s.get(eid)
-            total += max((self.plain_mean(e, self.me, w) for w in reactions.melee_weapons(e)), default=0.0)
+            total += max((self.plain_mean(e, self.me, w) for w in enc_threat.aoo_weapons(e)), default=0.0)
         return total * self.hp_value() * self.w.risk
 
     def risk(self, sq: Square, *, exact: bool = True) -> float:

@@ -13,12 +13,14 @@ Overlays (:data:`OVERLAYS`), each built by its own function:
 * ``reach`` (:func:`reach_overlay`): the squares a combatant can move to with one move action (``1``) and with
   a double move (``2``), from the start of a turn, with its land speed after armor and conditions
   (``sf1e.stats.speed``) and the other combatants in the way as the encounter sees them (allies passable,
-  enemies not, nobody ends in an occupied square: MOV-05, MOV-13..17). For a creature bigger than a square,
-  every square of every space it can end in is marked.
-* ``threat`` (:func:`threat_overlay`): the squares threatened (``!``) by one combatant or a whole side:
-  every melee weapon but unarmed strikes, each with its reach (natural reach, a reach weapon's +5 ft, the
-  10-ft diagonal exception; walls and lines of effect taken into account: AOO-01..05). A creature's own
-  squares are left out (they always count, AOO-05) unless its reach is 0 ft, when they are all it threatens.
+  enemies not, nobody ends in a square held by a creature that is not helpless: MOV-05, MOV-13..17). For a
+  creature bigger than a square, every square of every space it can end in is marked.
+* ``threat`` (:func:`threat_overlay`): the squares threatened (``!``) by one combatant or a whole side, as
+  :mod:`sftactics.encounter.threat` answers for attacks of opportunity and flanking: the weapons that can make
+  attacks of opportunity (melee and natural weapons; not unarmed strikes, not unwieldy weapons), each with its
+  reach (natural reach, a reach weapon's +5 ft, the 10-ft diagonal exception; walls and lines of effect taken
+  into account: AOO-01..05). A creature's own squares are left out (they always count, AOO-05) unless its reach
+  is 0 ft, when they are all it threatens.
 * ``cover`` (:func:`cover_overlay`): each enemy's cover against a ranged attack from the chosen combatant, by
   the corner rule (MOD-07, MOD-08, MOD-11, MOD-14), marked after the enemy's letter (``c`` cover, ``s`` soft,
   ``t`` total, ``-`` none); the notes say what gives it.
@@ -55,6 +57,7 @@ from xml.sax.saxutils import escape, quoteattr
 from sftactics.core.errors import SftError
 from sftactics.encounter import movement as enc_movement
 from sftactics.encounter import space as enc_space
+from sftactics.encounter import threat
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import areas
 from sftactics.grid.areas import Area, AreaKind
@@ -63,9 +66,7 @@ from sftactics.grid.geometry import DIRECTION_NAMES, DIRECTIONS, Footprint, Poin
 from sftactics.grid.map import LEGEND, VERTICAL, Feature, GridMap, Light
 from sftactics.grid.movement import reachable
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
-from sftactics.grid.space import Size, threatened_squares
 from sftactics.sf1e import stats
-from sftactics.sf1e.statblock import Weapon
 
 #: The overlays a view can show, in the order the help lists them.
 OVERLAYS: tuple[str, ...] = ("reach", "threat", "cover", "area")
@@ -248,7 +249,8 @@ def reach_overlay(state: Encounter, name: str, *, options: GridOptions = DEFAULT
     notes = [
         speed.describe(),
         f"{one} spaces with one move action, {two} more with a double move (MOV-05); difficult terrain costs double "
-        "(MOV-17); allies may be passed, enemies not, and no one ends in an occupied square (MOV-13..16)",
+        "(MOV-17); allies may be passed, enemies not, and no one ends in another creature's square unless that one is "
+        "helpless (MOV-13..16)",
     ]
     if found.squeezed:
         notes.append(f"{len(found.squeezed)} of those spaces only squeezing (MOV-19)")
@@ -264,45 +266,29 @@ def reach_overlay(state: Encounter, name: str, *, options: GridOptions = DEFAULT
     )
 
 
-def _melee_weapons(c: Combatant) -> list[Weapon]:
-    return [w for w in c.creature.stat.weapons if w.is_melee and w.category != "unarmed"]
-
-
-def _weapon_zone(
-    c: Combatant, here: Footprint, w: Weapon, grid: GridMap, options: GridOptions
-) -> tuple[int, frozenset[Square]]:
-    """(reach in feet, squares threatened) with one melee weapon."""
-    reach = enc_space.weapon_reach(c, w)
-    size = Size(c.creature.stat.size)
-    # a manufactured reach weapon: let the grid apply AOO-03's option on adjacent squares
-    if w.reach and w.category != "natural" and reach >= 5:
-        zone = threatened_squares(here, size, reach - 5, reach_weapon=True, grid=grid, options=options)
-    else:
-        zone = threatened_squares(here, size, reach, zero_reach=reach == 0, grid=grid, options=options)
-    return reach, zone
-
-
 def threatened_by(
     state: Encounter, name: str, *, options: GridOptions = DEFAULT_OPTIONS
 ) -> tuple[frozenset[Square], str]:
-    """The squares combatant ``name`` threatens (AOO-01..05) and a sentence saying why."""
-    grid = _grid(state)
+    """The squares combatant ``name`` threatens (AOO-01..05, by :mod:`sftactics.encounter.threat`) and a sentence
+    saying why. Its own squares are left out of the picture unless its reach is 0 ft (they always count)."""
+    _grid(state)
     c = _combatant(state, name)
     here = enc_space.footprint(c)
+    why_not = threat.no_threat_reason(c)
     if here is None or c.fled:
         return frozenset(), f"{c.id} is not on the map"
     if c.out_of_fight:
         return frozenset(), f"{c.id} is out of the fight and threatens nothing"
-    weapons = _melee_weapons(c)
-    if not weapons:
-        return frozenset(), f"{c.id} threatens nothing: no melee weapon (unarmed strikes do not threaten, AOO-01)"
-    zone: set[Square] = set()
+    if why_not is not None:
+        return frozenset(), f"{c.id} threatens nothing: {why_not}"
+    zone: set[Square] = set(threat.threatened_squares(state, c, options=options))
     parts: list[str] = []
-    for w in weapons:
-        reach, squares = _weapon_zone(c, here, w, grid, options)
-        zone |= squares if reach == 0 else squares - set(here.squares)
+    for w in threat.aoo_weapons(c):
+        reach = enc_space.weapon_reach(c, w)
         extra = " (and the second square on a diagonal, AOO-04)" if reach == 10 else ""
         parts.append(f"{w.name} {reach} ft{extra}")
+    if any(r > 0 for r in threat.reaches(c)):
+        zone -= set(here.squares)
     return frozenset(zone), f"{c.id} threatens {len(zone)} squares: {'; '.join(parts)}"
 
 

@@ -20,7 +20,9 @@ again is the bookkeeping of one fight, in the engine's order:
   preferring one that flanks;
 * movement by the cheapest path with the fewest steps out of threatened squares, attacks of opportunity
   where it leaves them (AOO-06..12: one reaction per round, none before the reactor's first turn, none
-  through cover, none while staggered), and ranged attacks or throws while threatened provoking too;
+  through cover, none while staggered), and ranged attacks or throws while threatened provoking too; who
+  threatens, and with which weapon, is the model's copy of ``encounter.threat`` (no unarmed strikes, no
+  unwieldy weapons, AOO-01);
 * attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
   creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
   burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes), damage through the target's
@@ -473,12 +475,13 @@ def _can_take_aoo(m: Any, st: Any, e: int, c: int) -> bool:
 
 @_jit
 def _aoo(m: Any, st: Any, e: int, c: int) -> None:
-    """``reactions.attack_of_opportunity``: the first melee weapon that reaches."""
+    """``reactions.attack_of_opportunity``: the first weapon that can make one and whose zone holds the target
+    (``threat.first_aoo_weapon``)."""
     if not _can_take_aoo(m, st, e, c) or _out(st, c):
         return
     for k in range(m.w_ok.shape[1]):
-        usable = m.w_ok[e, k] and m.w_attack[e, k] and m.w_is_melee[e, k]
-        if usable and threatens(st.pos[e], st.pos[c], m.width, m.w_reach[e, k], True):
+        usable = m.w_ok[e, k] and m.w_attack[e, k] and m.w_aoo[e, k]
+        if usable and _in_zone(m, m.w_zone[e, k], st.pos[e], st.pos[c]):
             st.react_used[e] = True
             _one_attack(m, st, e, c, k, True)
             return

@@ -5,8 +5,9 @@ Every number here is computed by the rules modules themselves, once per encounte
 damage bonuses, saves, initiative modifiers, the Resolve a creature needs to stabilize, critical hit DCs, range
 penalties (``grid.geometry.check_range``), cover bonuses (``grid.cover.cover_terms``), the flanking bonus, and
 what a target's defenses leave of every possible amount of damage of every kind it can take
-(``sf1e.damage.mitigate``, one table row per damage profile). The kernel only adds these numbers up, rolls the
-dice and keeps the books, so a rule still has one place where it is written.
+(``sf1e.damage.mitigate``, one table row per damage profile), and who threatens with what (``encounter.threat``:
+the weapons that can make attacks of opportunity and their reaches). The kernel only adds these numbers up, rolls
+the dice and keeps the books, so a rule still has one place where it is written.
 
 :func:`unsupported` says why an encounter is outside what the kernel plays (then the engine plays it);
 :func:`compile_encounter` builds the :class:`Model`.
@@ -24,6 +25,7 @@ from sftactics.core.breakdown import Breakdown
 from sftactics.dice.expr import DiceExpr, DiceTerm, Part, parse
 from sftactics.dice.source import SeededDice
 from sftactics.encounter import space
+from sftactics.encounter import threat as enc_threat
 from sftactics.encounter.effects import grenade_save_dc
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.cover import CoverKind, cover_terms
@@ -31,7 +33,7 @@ from sftactics.grid.flanking import FLANKING_BONUS
 from sftactics.grid.geometry import check_range
 from sftactics.grid.map import Feature
 from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
-from sftactics.grid.space import Size, footprint_side
+from sftactics.grid.space import Size, footprint_side, is_sub_square
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import criticals, damage, injury, stats
 from sftactics.sf1e.actions_rules import INTERSECTION_AC
@@ -87,10 +89,10 @@ class Model(NamedTuple):
     pos0: I32
     saves: I32  # [N, 3]
     saves_down: I32  # [N, 3] while unconscious at 0 HP (dying or stable): helpless, Reflex as Dex 0
-    takes_aoo: B  # takes attacks of opportunity and has a melee weapon
-    zone: I32  # [N]: zone table of its longest melee reach (-1: threatens nothing)
-    body_reach: I32  # longest melee reach (flanking partner)
-    armed: B
+    takes_aoo: B  # takes attacks of opportunity and has a weapon that can make them (``threat.aoo_weapons``)
+    zone: I32  # [N]: zone table of its longest reach with those weapons (-1: threatens nothing, ``threat.reaches``)
+    body_reach: I32  # that longest reach (flanking partner)
+    armed: B  # has a melee weapon (attacks with one)
     immune_crit: B
     immune_cond: B  # [N, 4]: bleeding, staggered, deafened, burning
     rank: I32  # order of the ids as strings (ties in the policies go to the lower id)
@@ -101,6 +103,7 @@ class Model(NamedTuple):
     w_melee_geom: B  # attacks with it are melee attacks (melee and not thrown)
     w_reach: I32
     w_zone: I32  # zone table of the weapon's reach (-1: not a melee weapon)
+    w_aoo: B  # may make attacks of opportunity (``threat.aoo_weapons``: not unarmed, not unwieldy)
     w_ndice: I32
     w_sides: I32
     w_flat: I32  # flat damage: the expression's own and the damage bonus
@@ -223,6 +226,8 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append("no position")
     if footprint_side(Size(st.size)) != 1:
         out.append(f"size {st.size} (the kernel moves one-square creatures)")
+    elif is_sub_square(Size(st.size)):
+        out.append(f"size {st.size} (smaller than a square: it may enter and share occupied squares, MOV-03)")
     if stats.move_mode(cr) != "land":
         out.append("moves by a speed other than land")
     if st.incorporeal:
@@ -337,6 +342,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
      w_crit_save, w_radius, w_gdc, w_gsave, w_top) = (arr((n, wmax)) for _ in range(16))  # fmt: skip
     w_cap = arr((n, wmax), -1)
     w_zone = arr((n, wmax), -1)
+    w_aoo = flags((n, wmax))
     w_range = arr((n, wmax, dmax), OUT_OF_RANGE)
     atk, ac = arr((n, wmax, n)), arr((n, wmax, n))
     atk_down, ac_down = arr((n, wmax, n)), arr((n, wmax, n))
@@ -372,11 +378,11 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             saves[i, k] = stats.save_bonus(cr, name, options=opts).total
             saves_down[i, k] = stats.save_bonus(down, name, options=opts).total
         melee = [w for w in st.weapons if w.is_melee and not w.is_grenade]
-        takes_aoo[i] = c.takes_aoo and bool(melee)
+        takes_aoo[i] = c.takes_aoo and bool(enc_threat.aoo_weapons(c))
         armed[i] = bool(melee)
-        reaches = sorted({space.weapon_reach(c, w) for w in melee})
-        for r in reaches:
+        for r in sorted({space.weapon_reach(c, w) for w in melee}):
             zone_keys.setdefault(r, len(zone_keys))
+        reaches = enc_threat.reaches(c)  # what it threatens: the engine's own answer (AOO-01..05)
         if reaches:
             zone[i] = zone_keys[reaches[-1]]
             body_reach[i] = reaches[-1]
@@ -387,6 +393,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
 
     for i, c in enumerate(cs):
         cr = c.creature
+        aoo = enc_threat.aoo_weapons(c)
         for k, w in enumerate(cr.stat.weapons):
             w_ok[i, k] = True
             w_grenade[i, k] = w.is_grenade
@@ -396,6 +403,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             w_reach[i, k] = space.weapon_reach(c, w)
             if w.is_melee and not w.is_grenade:
                 w_zone[i, k] = zone_keys[int(w_reach[i, k])]
+            w_aoo[i, k] = w in aoo
             shape = _one_dice_part(w.damage_expr)
             assert shape is not None
             nd, sd, flat, types = shape
@@ -505,7 +513,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         grid.width, grid.height, n,
         side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves, saves_down,
         takes_aoo, zone, body_reach, armed, immune_crit, immune_cond, rank,
-        w_ok, w_attack, w_is_melee, w_melee_geom, w_reach, w_zone, w_ndice, w_sides, w_flat, w_prof, w_cap, w_usage,
+        w_ok, w_attack, w_is_melee, w_melee_geom, w_reach, w_zone, w_aoo, w_ndice, w_sides, w_flat, w_prof, w_cap,
+        w_usage,
         w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc, w_crit_save, w_grenade, w_radius, w_gdc, w_gsave,
         w_range, w_top, atk, ac, g_atk,
         mit, neg, half, cover_ac, cover_ref, FLANKING_BONUS, INTERSECTION_AC,

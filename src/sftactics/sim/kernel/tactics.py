@@ -399,7 +399,7 @@ def _aoo_one(m: Any, st: Any, e: int, me: int) -> float:
     best = 0.0
     first = True
     for k in range(m.w_ok.shape[1]):
-        if m.w_ok[e, k] and m.w_attack[e, k] and m.w_is_melee[e, k]:
+        if m.w_ok[e, k] and m.w_attack[e, k] and m.w_aoo[e, k]:
             v = _plain_mean(m, st, e, me, k, 1)
             if first or v > best:
                 best = v
