@@ -253,7 +253,7 @@ def end_turn(tx: Tx, cid: str) -> None:
     rnd = tx.state.timeline.round
     cr = tx.state.creature(cid)
     if cr.has("dying"):
-        res = injury.dying_end_of_turn(cr, rnd)
+        res = injury.dying_end_of_turn(cr, rnd, options=tx.state.options)
         tx.creature(cid, res.creature, res.lines)
     _burning_save(tx, cid)
     for eid in timing.due(tx.state, at="turn_end", who=cid):
