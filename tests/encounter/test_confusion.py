@@ -134,3 +134,63 @@ def test_policies_follow_the_roll(policy: Any) -> None:
     attacks = [e for batch in f.events for e in batch if e.type == "attack_made"]
     assert [(a.attacker, a.target) for a in attacks] == [("Tess", "Bo")]
     assert pending(f.state) == "Ksarik"
+
+
+@pytest.mark.rule("CON-06")
+def test_the_roll_is_narrated() -> None:
+    from sftactics.encounter.narrate import lines
+
+    f = confused_tess([30])
+    text = "\n".join(lines(e for batch in f.events for e in batch))
+    assert "Tess is confused: d% 30: 26-50, does nothing but babble (CON-06)" in text
+
+
+@pytest.mark.rule("CON-06")
+def test_play_rolls_the_d100_at_the_start_of_the_turn(tmp_path: Any) -> None:
+    import json
+
+    from rich.console import Console
+
+    from sftactics.play import Session
+
+    data = {"name": "Confused", "combatants": [
+        {"id": "Krask", "side": "party", "statblock": "vesk-soldier", "initiative": 20,
+         "state": {"conditions": [{"name": "confused"}]}},
+        {"id": "Ksarik", "side": "monsters", "statblock": "ksarik", "initiative": 5}]}  # fmt: skip
+    path = tmp_path / "confused.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    console = Console(record=True, width=120)
+
+    def no_more(prompt: str) -> str:
+        raise EOFError
+
+    s = Session.open(path, seed=1, physical=False, console=console, input_fn=no_more)
+    s.run()
+    first = next(e for batch in s.fight.events for e in batch if isinstance(e, ConfusionRolled))
+    assert first.id == "Krask" and first.roll is not None and 1 <= first.roll <= 100
+    assert f"Krask is confused: d% {first.roll}:" in console.export_text()
+
+
+@pytest.mark.rule("CON-06", "ACT-71")
+def test_delaying_does_not_buy_a_second_roll() -> None:
+    from sftactics.encounter.commands import Delay, Resume
+
+    f = confused_tess([20])  # 01-25: acts normally, and may delay
+    f.do(Delay(actor="Tess"))
+    f.do(EndTurn(actor="Ksarik"))
+    f.do(Resume(actor="Tess"))
+    assert f.state.timeline.turn == "Tess"
+    assert len([e for batch in f.events for e in batch if isinstance(e, ConfusionRolled)]) == 1
+    assert f.state.get("Tess").confused_turn is not None
+
+
+@pytest.mark.rule("CON-06", "ACT-71")
+def test_a_new_round_is_a_new_roll_even_after_delaying_through_the_last() -> None:
+    from sftactics.encounter.commands import Delay
+
+    f = confused_tess([20, 40])  # round 1: acts normally and delays all round; round 2: 26-50, babbles
+    f.do(Delay(actor="Tess"))
+    f.do(EndTurn(actor="Ksarik"))
+    f.do(EndTurn(actor="Bo"))
+    f.do(EndTurn(actor="Ksarik"))  # round 2 (any command starts the next turn): Tess's turn came and passed
+    assert [e.roll for batch in f.events for e in batch if isinstance(e, ConfusionRolled)] == [20, 40]

@@ -94,6 +94,8 @@ def start_of_turn(tx: Tx, cid: str) -> None:
         return
     if c.out_of_fight or stats.action_limits(cr).none:
         return
+    if c.confused_turn is not None and c.confused_turn.round == tx.state.timeline.round:
+        return  # coming back in after delaying: this round's turn was already decided (no second roll)
     devoted = devoted_target(tx.state, c)
     if devoted is not None:
         tx.emit(ConfusionRolled(id=cid, roll=None, behavior="attack_attacker", targets=(devoted,), lines=(

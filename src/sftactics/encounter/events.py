@@ -330,7 +330,8 @@ def _dice(s: Encounter, e: DiceRolled) -> Encounter:
 
 
 def _confusion(s: Encounter, e: ConfusionRolled) -> Encounter:
-    return s.update(e.id, confused_turn=ConfusedTurn(behavior=e.behavior, roll=e.roll, targets=e.targets))
+    turn = ConfusedTurn(behavior=e.behavior, roll=e.roll, targets=e.targets, round=s.timeline.round)
+    return s.update(e.id, confused_turn=turn)
 
 
 def _joined(s: Encounter, e: CombatantJoined) -> Encounter:

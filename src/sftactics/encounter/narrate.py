@@ -48,7 +48,7 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             dmg = f" for {e.damage}" if e.damage is not None else ""
             aoo = " (attack of opportunity)" if e.reaction else ""
             return [f"{e.attacker} attacks {e.target} with {e.weapon}{aoo}: {verdict}{dmg}"]
-        case ev.CreatureChanged() | ev.Moved() | ev.CheckMade():
+        case ev.CreatureChanged() | ev.Moved() | ev.CheckMade() | ev.ConfusionRolled():
             return ["  " + x for x in e.lines]
         case ev.EffectStarted():
             eff = e.effect

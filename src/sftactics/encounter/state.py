@@ -83,6 +83,7 @@ class ConfusedTurn(_Model):
     behavior: Literal["act_normally", "babble", "hurt_self", "attack_nearest", "attack_attacker"]
     roll: int | None = None
     targets: tuple[str, ...] = ()
+    round: int = 0
 
 
 class Combatant(_Model):
