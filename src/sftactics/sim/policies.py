@@ -19,6 +19,11 @@ engine rarely refuses one (a refused command changes nothing, and the policy the
 * ``engine``: the engine's built-in ``sftactics.encounter.policy.simple`` as it is (it sees everything); a
   simulated fight played with it is the fight ``sftactics run --seed S`` shows.
 
+A confused combatant's turn follows its d% (CON-06, rolled by the engine at the start of the turn): babbling or
+hurting itself leaves it nothing to do; bound to attack the nearest creature (or the one that last attacked it),
+every policy closes in on it and attacks it as ``simple`` does (``confusion.forced_targets``). The kernel
+refuses confused creatures, so it plays none of this.
+
 Policies are created fresh for every fight (:func:`make_policy`) so their memories never leak between fights,
 and they never roll dice: a fight depends only on its seed.
 
