@@ -1,5 +1,6 @@
-"""Example stat blocks carry their species' senses (VIS-05, VIS-06): the vesk's low-light vision and the ysoki's
-darkvision 60 ft, so that dim light and darkness give the right miss chances in the demo."""
+"""Example stat blocks carry their species' senses (VIS-05, VIS-06, SEN-02): the vesk's low-light vision, the
+ysoki's darkvision 60 ft and the ksarik's blindsense (scent) and low-light vision (Alien Archive), so that dim
+light and darkness give the right miss chances in the demo."""
 
 from __future__ import annotations
 
@@ -44,3 +45,11 @@ def test_human_and_lashunta_see_only_by_light() -> None:
     for name in ("human-envoy", "lashunta-mystic"):
         senses = parse_senses(_bundled(name))
         assert vision_concealment(Light.DIM, senses, distance_ft=30) == 20
+
+
+@pytest.mark.rule("VIS-06", "SEN-02")
+def test_ksarik_has_blindsense_and_low_light_vision() -> None:
+    for sb in (_bundled("ksarik"), load_statblock(ROOT / "examples" / "statblocks" / "ksarik.yaml")):
+        senses = parse_senses(sb)
+        assert senses.low_light_vision and vision_concealment(Light.DIM, senses, distance_ft=10) == 0
+        assert [(b.range_ft, str(b.mechanism)) for b in senses.blindsense] == [(30, "scent")]
