@@ -10,10 +10,11 @@ must attack, and the turn follows it:
 * babble: the turn has no decision and passes (end-of-turn upkeep still happens);
 * hurt itself: 1d8 + its Strength modifier damage with the weapon in hand (of that weapon's damage type) at
   once, then the turn passes; a creature with no manufactured weapon in hand cannot, so it babbles;
-* attack the nearest creature (ally or foe: it cannot tell them apart; the dead do not count), or the devoted
-  target: its commands are limited to moving, readying a weapon and attacks (attack, full attack, charge, combat
-  maneuver, coup de grace, targeted ability) against those creatures; anything else is refused naming CON-06.
-  Ending the turn without attacking is what "cannot carry out the action: babble" comes to.
+* attack the nearest creature whose location it knows (ally or foe: it cannot tell them apart; the dead do not
+  count), or the devoted target: its commands are limited to moving, readying a weapon and attacks (attack,
+  full attack, charge, combat maneuver, coup de grace, targeted ability) against those creatures; anything else
+  is refused naming CON-06. Ending the turn without attacking is what "cannot carry out the action: babble"
+  comes to.
 
 Being attacked while confused remembers the attacker (``Combatant.confused_by``); a confused creature makes
 attacks of opportunity only against that creature (``may_take_aoo``).
@@ -64,8 +65,12 @@ def devoted_target(state: Encounter, c: Combatant) -> str | None:
 
 
 def nearest_creatures(state: Encounter, c: Combatant) -> tuple[str, ...]:
-    """Every other living creature at the smallest distance (ties all count); without positions, all of them."""
-    others = [o for o in state.combatants.values() if o.id != c.id and _alive(o)]
+    """Every other living creature whose location ``c`` knows, at the smallest distance (ties all count);
+    without positions, all of them."""
+    from sftactics.encounter.perception import view
+
+    others = [o for o in state.combatants.values()
+              if o.id != c.id and _alive(o) and view(state, c.id, o.id) >= Awareness.AWARE_OF_LOCATION]  # fmt: skip
     dist = {o.id: space.distance_ft(c, o) for o in others}
     if not others or any(d is None for d in dist.values()):
         return tuple(sorted(o.id for o in others))
