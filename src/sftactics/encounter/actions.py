@@ -13,7 +13,7 @@ from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import CommandError, RuleViolation, SftError
 from sftactics.core.validation import first_problem
 from sftactics.dice import parse
-from sftactics.encounter import budget, flow, movement, reactions, space, timing
+from sftactics.encounter import budget, confusion, flow, movement, reactions, space, timing
 from sftactics.encounter.commands import (
     AddCondition,
     Attack,
@@ -239,6 +239,7 @@ def one_attack(
     for eid in consumed:
         tx.end_effect(eid, "used by this attack")
     perception.after_attack(tx, attacker, target, melee=weapon.is_melee)
+    confusion.note_attacked(tx, attacker_id, target_id)
     if not reaction:
         tx.emit(CombatantChanged(id=attacker_id, changes={"attacks_this_turn": attacker.attacks_this_turn + 1}))
 

@@ -23,7 +23,15 @@ from sftactics.encounter.outcomes import (
     OpposedData,
     StateChangeData,
 )
-from sftactics.encounter.state import Combatant, CombatResult, Effect, Encounter, ReadiedAction, Slot
+from sftactics.encounter.state import (
+    Combatant,
+    CombatResult,
+    ConfusedTurn,
+    Effect,
+    Encounter,
+    ReadiedAction,
+    Slot,
+)
 from sftactics.sf1e.state import CreatureState
 
 
@@ -238,6 +246,19 @@ class Note(_Ev):
     rule: str = ""
 
 
+class ConfusionRolled(_Ev):
+    """A confused creature's turn decided (CON-06): the d% roll (None when it is devoted to attacking the last
+    creature that attacked it), the behaviour, the creatures it must attack, and the explanation."""
+
+    type: Literal["confusion_rolled"] = "confusion_rolled"
+    id: str
+    roll: int | None
+    behavior: Literal["act_normally", "babble", "hurt_self", "attack_nearest", "attack_attacker"]
+    targets: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()
+    rule: str = "CON-06"
+
+
 class CombatantJoined(_Ev):
     type: Literal["combatant_joined"] = "combatant_joined"
     combatant: Combatant
@@ -270,6 +291,7 @@ Event = Annotated[
     | AwarenessChanged
     | DiceRolled
     | Note
+    | ConfusionRolled
     | CombatantJoined
     | CombatEnded,
     Field(discriminator="type"),
@@ -306,7 +328,7 @@ def _turn_started(s: Encounter, e: TurnStarted) -> Encounter:
 
 
 def _turn_ended(s: Encounter, e: TurnEnded) -> Encounter:
-    s = s.update(e.id, acted=True)
+    s = s.update(e.id, acted=True, confused_turn=None)
     return _done(s.with_timeline(turn=None, turn_fresh=False), e.id)
 
 
@@ -381,6 +403,11 @@ def _dice(s: Encounter, e: DiceRolled) -> Encounter:
     return s.model_copy(update={"dice_used": s.dice_used + len(e.dice)})
 
 
+def _confusion(s: Encounter, e: ConfusionRolled) -> Encounter:
+    turn = ConfusedTurn(behavior=e.behavior, roll=e.roll, targets=e.targets, round=s.timeline.round)
+    return s.update(e.id, confused_turn=turn)
+
+
 def _joined(s: Encounter, e: CombatantJoined) -> Encounter:
     return s.with_combatant(e.combatant)
 
@@ -410,6 +437,7 @@ _APPLY: dict[str, Callable[[Encounter, Any], Encounter]] = {
     "awareness_changed": _awareness,
     "dice_rolled": _dice,
     "note": _nothing,
+    "confusion_rolled": _confusion,
     "combatant_joined": _joined,
     "combat_ended": _ended,
 }

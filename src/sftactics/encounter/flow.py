@@ -7,7 +7,8 @@
 * Turns run in order; a combatant that cannot act at all (dead; unconscious with no Resolve choice; dazed,
   stunned...) has its turn passed automatically, still with end-of-turn upkeep (a dying creature loses RP).
 * Start of a turn: expiries due, reaction back (ACT-05), readied actions lapse (ACT-73), surprise's
-  flat-footed ends, bleeding/burning/corroding damage (CON-02, CON-05).
+  flat-footed ends, bleeding/burning/corroding damage (CON-02, CON-05), a confused creature's d% (CON-06,
+  ``confusion``): babbling or hurting itself leaves it nothing to decide.
 * End of a turn: dying RP loss (INJ-04), burning save (CON-05), expiries anchored to the end of the turn.
 * The combat ends when at most one side still has someone able to fight (CF-02).
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from sftactics.core.breakdown import explain
 from sftactics.core.check import CheckKind, resolve
-from sftactics.encounter import timing
+from sftactics.encounter import confusion, timing
 from sftactics.encounter.events import (
     CheckMade,
     CombatantChanged,
@@ -172,7 +173,7 @@ def can_choose(state: Encounter, c: Combatant) -> bool:
     if cr.has("stable") or (cr.has("unconscious") and cr.state.hp == 0):
         rnd = state.timeline.round
         return cr.state.rp >= 1 and cr.state.stabilized_round != rnd
-    return not stats.action_limits(cr).none
+    return confusion.decides(c) and not stats.action_limits(cr).none
 
 
 def delayers(state: Encounter) -> list[str]:
@@ -250,6 +251,7 @@ def start_turn(tx: Tx, cid: str) -> None:
         new = cr.with_state(conditions=tuple(i for i in cr.state.conditions if i not in surprised))
         tx.creature(cid, new, [f"{cid} is no longer surprised (CF-11)"])
     _ticks(tx, cid)
+    confusion.start_of_turn(tx, cid)
 
 
 def _ticks(tx: Tx, cid: str) -> None:
@@ -275,7 +277,7 @@ def end_turn(tx: Tx, cid: str) -> None:
     rnd = tx.state.timeline.round
     cr = tx.state.creature(cid)
     if cr.has("dying"):
-        res = injury.dying_end_of_turn(cr, rnd)
+        res = injury.dying_end_of_turn(cr, rnd, options=tx.state.options)
         tx.creature(cid, res.creature, injury=injury_data(res))
     _burning_save(tx, cid)
     for eid in timing.due(tx.state, at="turn_end", who=cid):

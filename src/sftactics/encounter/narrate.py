@@ -67,6 +67,8 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             return [f"{e.attacker} attacks {e.target} with {e.weapon}{aoo}: {verdict}{dmg}"]
         case ev.CreatureChanged() | ev.Moved() | ev.CheckMade():
             return ["  " + x for x in detail_lines(e)]
+        case ev.ConfusionRolled():
+            return ["  " + x for x in e.lines]
         case ev.EffectStarted():
             eff = e.effect
             return [f"  {eff.target}: {eff.name} ({eff.expires.describe()})"] if verbose else []

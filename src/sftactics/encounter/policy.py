@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sftactics.core.errors import RuleViolation
-from sftactics.encounter import space
+from sftactics.encounter import confusion, space
 from sftactics.encounter.commands import (
     Attack,
     Command,
@@ -43,6 +43,11 @@ def _nearest(state: Encounter, me: Combatant) -> Combatant | None:
     if not foes:
         return None
     return min(foes, key=lambda f: (space.distance_ft(me, f) or 0, f.id))
+
+
+def _nearest_of(state: Encounter, me: Combatant, ids: tuple[str, ...]) -> Combatant | None:
+    them = [state.get(i) for i in ids if i in state.combatants]
+    return min(them, key=lambda f: (space.distance_ft(me, f) or 0, f.id)) if them else None
 
 
 def _usable_weapon(state: Encounter, me: Combatant, target: Combatant) -> Weapon | None:
@@ -149,12 +154,13 @@ def simple(fight: Fight, cid: str) -> None:
         if s.result is not None or s.timeline.turn not in (None, cid):
             return
         me = s.get(cid)
-        target = _nearest(s, me)
+        forced = confusion.forced_targets(s, cid)  # confused: bound to attack these (CON-06)
+        target = _nearest(s, me) if forced is None else _nearest_of(s, me, forced)
         if target is None and not me.out_of_fight and moves == 0 and try_command(fight, Search(actor=cid)):
             continue  # no foe located: look for one
         if me.out_of_fight or target is None:
             break
-        grenade = _grenade_point(s, me)
+        grenade = _grenade_point(s, me) if forced is None else None
         if grenade is not None and try_command(fight, ThrowGrenade(actor=cid, weapon=grenade[0], at=grenade[1])):
             break
         weapon = _usable_weapon(s, me, target)

@@ -12,7 +12,7 @@ creature that has cover from you (AOO-09, MOD-09). A combatant whose ``takes_aoo
 
 from __future__ import annotations
 
-from sftactics.encounter import budget, space
+from sftactics.encounter import budget, confusion, space
 from sftactics.encounter import threat as threat_
 from sftactics.encounter.events import ActionSpent, Note
 from sftactics.encounter.state import Combatant, Encounter
@@ -42,6 +42,9 @@ def can_take_aoo(state: Encounter, reactor: Combatant, provoker: Combatant) -> t
         return False, "out of the fight"
     if not reactor.takes_aoo:
         return False, "does not take attacks of opportunity"
+    ok, why = confusion.may_take_aoo(reactor, provoker)
+    if not ok:
+        return False, why
     if not threat_.aoo_weapons(reactor):
         return False, "no weapon that can make attacks of opportunity (AOO-01)"
     if state.has_flag(reactor.id, "no_aoo"):

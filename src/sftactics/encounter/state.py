@@ -79,6 +79,16 @@ class ReadiedAction(_Model):
     defensive: bool = False  # purely defensive readied actions happen before the trigger
 
 
+class ConfusedTurn(_Model):
+    """What a confused creature does this turn (CON-06): the d% roll (None when it is devoted to attacking the
+    last creature that attacked it), the behaviour, and the creatures it must attack."""
+
+    behavior: Literal["act_normally", "babble", "hurt_self", "attack_nearest", "attack_attacker"]
+    roll: int | None = None
+    targets: tuple[str, ...] = ()
+    round: int = 0
+
+
 class Combatant(_Model):
     id: str
     side: str
@@ -105,6 +115,8 @@ class Combatant(_Model):
     hidden: bool = False  # starts the fight hidden (Stealth) from its opponents
     ammo: dict[str, int] = Field(default_factory=dict)  # shots (or grenades) left per weapon; missing = full
     in_hand: tuple[str, ...] | None = None  # weapons held (GEN-10); None: not tracked, all at hand
+    confused_turn: ConfusedTurn | None = None  # this turn's confusion result (CON-06), until the turn ends
+    confused_by: str | None = None  # the last creature that attacked it while confused (CON-06)
 
     @property
     def name(self) -> str:

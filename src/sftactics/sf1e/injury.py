@@ -22,7 +22,9 @@ The dying state machine (INJ-04, INJ-05, INJ-14, INJ-15), driven by the bookkeep
 
   - the turn it dropped on, if it dropped during its own turn: nothing (INJ-04);
   - if it had 0 RP when it dropped: nothing until the end of its turn in round ``dropped_round + 1``, where it
-    dies unless healed or stabilized before then (the INJ-05 grace; §22 default);
+    dies unless healed or stabilized before then (the INJ-05 grace; §22 default); with option
+    ``zero_rp_grace = "next_turn"`` it dies at the end of its next turn instead (the same round's turn when it
+    dropped before acting in that round);
   - otherwise it loses 1 RP, or dies if it has none left to lose (INJ-05);
 
 * Hit Point damage while dying (or stable, which makes it dying again, INJ-15) costs 1 RP the first time in a
@@ -471,7 +473,7 @@ def kill(creature: Creature, rule: str, cause: str) -> InjuryResult:
 
 
 # ---------------------------------------------------------------- dying over time
-def dying_end_of_turn(creature: Creature, round: int) -> InjuryResult:
+def dying_end_of_turn(creature: Creature, round: int, *, options: Sf1eOptions = DEFAULT_OPTIONS) -> InjuryResult:
     """The end of a dying creature's own turn in ``round``: Resolve loss or death (INJ-04, INJ-05), or the
     INJ-07 countdown of a creature lingering at 0 HP. See the module docstring for the state machine."""
     e = CreatureEdit(creature)
@@ -495,7 +497,7 @@ def dying_end_of_turn(creature: Creature, round: int) -> InjuryResult:
             e.line("INJ-07", f"{e.name} lingers at 0 HP: dies after {left} more of its turns")
         return e.result()
     if st.zero_rp_at_drop:
-        deadline = (st.dropped_round or 0) + 1
+        deadline = grace_deadline(st.dropped_round or 0, options)
         if round < deadline:
             e.line("INJ-05", f"{e.name} had no RP when it dropped: it has until the end of its turn next round")
         else:
@@ -507,6 +509,12 @@ def dying_end_of_turn(creature: Creature, round: int) -> InjuryResult:
         return e.result()
     e.lose_rp(1, "INJ-04", "dying, end of turn")
     return e.result()
+
+
+def grace_deadline(dropped_round: int, options: Sf1eOptions = DEFAULT_OPTIONS) -> int:
+    """INJ-05: the round at the end of whose turn a creature that dropped with 0 RP dies if nobody healed or
+    stabilized it (a drop during its own turn is further delayed by INJ-04, see :func:`dying_end_of_turn`)."""
+    return dropped_round + (1 if options.zero_rp_grace == "round_after_drop" else 0)
 
 
 # ---------------------------------------------------------------- stabilizing
@@ -548,6 +556,10 @@ def stabilize_with_resolve(creature: Creature, round: int, *, options: Sf1eOptio
     rule = "CON-12" if options.stabilize_cost == "three" else "INJ-11"
     if creature.state.rp < cost:
         raise RuleViolation(rule, f"{creature.name} needs {cost} RP to stabilize but has {creature.state.rp}")
+    if creature.state.stayed_round is not None and creature.state.stayed_round == round:
+        raise RuleViolation(
+            "INJ-12", f"{creature.name} spent RP to stay in the fight this round: no stabilizing with RP too"
+        )
     e = CreatureEdit(creature)
     e.put(rp=e.st.rp - cost, stabilized_round=round)
     e.rp_lost = cost
@@ -557,7 +569,8 @@ def stabilize_with_resolve(creature: Creature, round: int, *, options: Sf1eOptio
 
 def stay_in_the_fight(creature: Creature, round: int) -> InjuryResult:
     """At the start of its turn a stable creature at 0 HP (knocked out by nonlethal damage included) spends
-    1 RP to regain 1 HP and wake (INJ-12, INJ-21); not in the round it stabilized by spending RP."""
+    1 RP to regain 1 HP and wake (INJ-12, INJ-21); not in the round it stabilized by spending RP, and it cannot
+    then stabilize with RP in the same round (:func:`stabilize_with_resolve`)."""
     st = creature.state
     if creature.has(DEAD):
         raise RuleViolation("INJ-12", f"{creature.name} is dead")
@@ -571,6 +584,7 @@ def stay_in_the_fight(creature: Creature, round: int) -> InjuryResult:
     e.put(rp=st.rp - 1, hp=1)
     e.rp_lost = 1
     e.wake("INJ-12", f"{e.name} spends 1 RP to stay in the fight: 1 HP and conscious")
+    e.put(stayed_round=round)
     return e.result(hp_healed=1)
 
 
@@ -853,6 +867,7 @@ __all__ = [
     "dying_end_of_turn",
     "fatigue_from_nonlethal",
     "first_aid",
+    "grace_deadline",
     "heal",
     "is_dead",
     "kill",

@@ -49,6 +49,13 @@ class Sf1eOptions(BaseModel):
         description="INJ-14: Resolve lost for the first Hit Point damage of a round while dying: literally 1, "
         "even if the hit is over half maximum HP; 2 reads the big-hit clause as applying to the first hit too.",
     )
+    zero_rp_grace: Literal["round_after_drop", "next_turn"] = Field(
+        "round_after_drop",
+        description="INJ-05: a creature with 0 RP when it first drops to 0 HP dies unless healed or stabilized by "
+        "the end of its turn in the round after the one it dropped in ('round_after_drop'), or by the end of its "
+        "next turn ('next_turn': dropping on an enemy's turn before its own, it dies at the end of that same "
+        "round's turn; dropping on its own turn, at the end of its next one, as INJ-04 delays the RP loss).",
+    )
     npc_without_rp_at_zero: Literal["dies", "three_rounds"] = Field(
         "dies",
         description="INJ-07: a creature with no Resolve Points reduced to 0 HP by lethal damage dies, or "

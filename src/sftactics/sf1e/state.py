@@ -44,11 +44,12 @@ class CreatureState(_Model):
     ability_drain: dict[Ability, int] = Field(default_factory=dict)
     ability_penalty: dict[Ability, int] = Field(default_factory=dict)
     negative_levels: tuple[NegativeLevels, ...] = ()
-    # dying bookkeeping (INJ-04, INJ-05, INJ-12, INJ-14)
+    # dying bookkeeping (INJ-04, INJ-05, INJ-11, INJ-12, INJ-14)
     dropped_round: int | None = None
     dropped_on_own_turn: bool = False
     zero_rp_at_drop: bool = False
     stabilized_round: int | None = None
+    stayed_round: int | None = None  # INJ-12: the round it last spent RP to stay in the fight
     hp_damaged_round: int | None = None
     lingering_rounds: int | None = None  # INJ-07 optional 3-round rule for creatures without RP
     nonlethal_fatigue: bool = False  # DMG-12

@@ -19,6 +19,11 @@ engine rarely refuses one (a refused command changes nothing, and the policy the
 * ``engine``: the engine's built-in ``sftactics.encounter.policy.simple`` as it is (it sees everything); a
   simulated fight played with it is the fight ``sftactics run --seed S`` shows.
 
+A confused combatant's turn follows its d% (CON-06, rolled by the engine at the start of the turn): babbling or
+hurting itself leaves it nothing to do; bound to attack the nearest creature (or the one that last attacked it),
+every policy closes in on it and attacks it as ``simple`` does (``confusion.forced_targets``). The kernel
+refuses confused creatures, so it plays none of this.
+
 Policies are created fresh for every fight (:func:`make_policy`) so their memories never leak between fights,
 and they never roll dice: a fight depends only on its seed.
 
@@ -35,7 +40,7 @@ from typing import Any
 
 from sftactics.core.breakdown import Term
 from sftactics.core.errors import RuleViolation
-from sftactics.encounter import budget, reactions, space
+from sftactics.encounter import budget, confusion, reactions, space
 from sftactics.encounter import threat as enc_threat
 from sftactics.encounter.actions import ammo_left
 from sftactics.encounter.commands import (
@@ -221,10 +226,11 @@ class SimplePolicy:
             me = s.get(cid)
             if me.out_of_fight or not _can(me, "move", s):
                 break
-            target = self._nearest(s, me)
+            forced = confusion.forced_targets(s, cid)  # confused: bound to attack these (CON-06)
+            target = self._nearest(s, me) if forced is None else self._nearest_of(s, me, forced)
             if target is None:
                 break
-            if _can(me, "standard", s):
+            if forced is None and _can(me, "standard", s):
                 grenade = self._grenade_point(s, me)
                 if grenade is not None and try_command(
                     fight, ThrowGrenade(actor=cid, weapon=grenade[0], at=grenade[1])
@@ -247,6 +253,14 @@ class SimplePolicy:
             if dest is None or not try_command(fight, Move(actor=cid, to=dest)):
                 break
         _end_turn(fight, cid)
+
+    @staticmethod
+    def _nearest_of(state: Encounter, me: Combatant, ids: tuple[str, ...]) -> Combatant | None:
+        """The nearest of the creatures a confused combatant must attack (CON-06)."""
+        them = [state.get(i) for i in ids if i in state.combatants]
+        if not them:
+            return None
+        return min(them, key=lambda f: (space.distance_ft(me, f) or 0, f.id))
 
     @staticmethod
     def _nearest(state: Encounter, me: Combatant) -> Combatant | None:
@@ -389,6 +403,9 @@ class TacticalPolicy:
         _resolve_start(fight, cid, keep_reserve=True)
         s = fight.state
         me = s.get(cid)
+        if _my_turn(fight, cid) and confusion.forced_targets(s, cid) is not None:
+            SimplePolicy()(fight, cid)  # confused and bound to attack someone: no plan but that (CON-06)
+            return
         if _my_turn(fight, cid) and not me.out_of_fight:
             self._turn(fight, cid)
         _end_turn(fight, cid)

@@ -476,12 +476,15 @@ def test_ending_and_rejoining() -> None:
     c = chase_of(buggy(zone=2), entry("cycle", "y", 0))
     s = run(c, ScriptedDice([]), Pass("buggy"), Pass("cycle"), Progress())
     assert s.chase.over and s.chase.get("buggy").status == "escaped"
+    assert s.chase.get("cycle").status == "left_behind"  # settled in the same step (CHS-20)
     with pytest.raises(RuleViolation, match="CHS-23"):
         step(s.chase, EndRound(), ScriptedDice([]))
     with pytest.raises(RuleViolation, match="CHS-22"):
         step(s.chase, Rejoin("buggy", 0), ScriptedDice([]))
     back = step(s.chase, Rejoin("buggy", 1, gm_allows=True), ScriptedDice([]))
-    assert back.chase.get("buggy").status == "in" and not back.chase.over
+    assert back.chase.get("buggy").status == "in" and back.chase.over  # nobody to chase it
+    back = step(back.chase, Rejoin("cycle", 0, gm_allows=True), ScriptedDice([]))
+    assert back.chase.get("cycle").status == "in" and not back.chase.over
 
 
 @pytest.mark.rule("CHS-24", "CHS-25")

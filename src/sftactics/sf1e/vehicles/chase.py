@@ -1016,35 +1016,41 @@ def _after_progress_hazards(chase: Chase, dice: DiceSource, options: VehicleOpti
 
 
 def _escapes(chase: Chase, decline: frozenset[str], options: VehicleOptions) -> tuple[Chase, list[str]]:
-    """CHS-20, CHS-21: repeated until nothing changes, since a vehicle left behind may let another escape."""
+    """CHS-20, CHS-21: who escapes and who is left behind, judged together from where the vehicles ended, so that
+    one progress step can both let a vehicle escape and leave an adversary behind. A vehicle that declines its
+    escape drops back first (which can change the others' standing); the judging repeats on the vehicles still in
+    the chase until nothing changes (a vehicle that escaped no longer holds back the adversaries behind it)."""
     lines: list[str] = []
     n = options.escape_zones
-    changed = True
-    while changed:
-        changed = False
+    declined: set[str] = set()
+    while True:
         active = chase.active
+        ahead: list[ChaseVehicle] = []
+        behind: list[ChaseVehicle] = []
         for cv in active:
             foes = [e for e in active if e.side != cv.side]
             if not foes:
                 continue
-            if all(cv.zone - e.zone >= n for e in foes):
-                if cv.id in decline:
-                    back = max(e.zone for e in foes) + 1
-                    chase = chase.with_vehicle(cv.model_copy(update={"zone": back}))
-                    lines.append(f"{cv.id} could escape but drops back to zone {back}, one zone ahead [CHS-21]")
-                else:
-                    chase = chase.with_vehicle(cv.model_copy(update={"status": "escaped"}))
-                    lines.append(f"{cv.id} is {n}+ zones ahead of every adversary: it escapes [CHS-20]")
-                    chase = _leave(chase, cv.id)
-                changed = True
-                break
-            if all(e.zone - cv.zone >= n for e in foes):
-                chase = chase.with_vehicle(cv.model_copy(update={"status": "left_behind"}))
-                chase = _leave(chase, cv.id)
-                lines.append(f"{cv.id} is {n}+ zones behind its nearest adversary: it is left behind [CHS-20]")
-                changed = True
-                break
-    return chase, lines
+            if cv.id not in declined and all(cv.zone - e.zone >= n for e in foes):
+                ahead.append(cv)
+            elif all(e.zone - cv.zone >= n for e in foes):
+                behind.append(cv)
+        drop = [cv for cv in ahead if cv.id in decline]
+        if drop:
+            for cv in drop:
+                back = max(e.zone for e in active if e.side != cv.side) + 1
+                chase = chase.with_vehicle(cv.model_copy(update={"zone": back}))
+                declined.add(cv.id)
+                lines.append(f"{cv.id} could escape but drops back to zone {back}, one zone ahead [CHS-21]")
+            continue
+        if not ahead and not behind:
+            return chase, lines
+        for cv in ahead:
+            chase = _leave(chase.with_vehicle(cv.model_copy(update={"status": "escaped"})), cv.id)
+            lines.append(f"{cv.id} is {n}+ zones ahead of every adversary: it escapes [CHS-20]")
+        for cv in behind:
+            chase = _leave(chase.with_vehicle(cv.model_copy(update={"status": "left_behind"})), cv.id)
+            lines.append(f"{cv.id} is {n}+ zones behind its nearest adversary: it is left behind [CHS-20]")
 
 
 def _split_engagements(chase: Chase) -> tuple[Chase, list[str]]:

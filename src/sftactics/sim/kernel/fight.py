@@ -1040,7 +1040,7 @@ def _end_turn(m: Any, st: Any, c: int) -> None:
         if st.dropped_own[c] and st.dropped_round[c] == st.sc[ROUND]:
             pass
         elif st.zero_rp_at_drop[c]:
-            if st.sc[ROUND] >= st.dropped_round[c] + 1:
+            if st.sc[ROUND] >= st.dropped_round[c] + m.grace_rounds:  # injury.grace_deadline
                 _kill(m, st, c, 3, -1, -1)
         else:
             _lose_rp(m, st, c, 1, -1, -1)

@@ -135,6 +135,7 @@ class Model(NamedTuple):
     intersection_ac: int
     big_hit_first_costs: int
     massive_hp_damage: bool  # massive damage at 0 HP counts Hit Point damage (else all damage)
+    grace_rounds: int  # INJ-05: a drop with 0 RP kills at the end of its turn this many rounds later
     # geometry (the grid package's own answers, as tables)
     map_id: int  # the map's id in ``geo``'s registry (cover asks the grid package on a cache miss)
     step_to: I32  # [S, 8] movement tables of a one-square land mover (``geo.map_tables``)
@@ -518,7 +519,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc, w_crit_save, w_grenade, w_radius, w_gdc, w_gsave,
         w_range, w_top, atk, ac, g_atk,
         mit, neg, half, cover_ac, cover_ref, FLANKING_BONUS, INTERSECTION_AC,
-        opts.big_hit_first_costs, opts.massive_damage_at_zero == "hp_damage",
+        opts.big_hit_first_costs, opts.massive_damage_at_zero == "hp_damage", injury.grace_deadline(0, opts),
         geo.register_map(grid, gopts), tables.step_to, tables.step_k, tables.step_diag,
         gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
         atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical, g_atk, w_range, saves, w_gdc),
