@@ -26,8 +26,10 @@ from sftactics.encounter.commands import (
 from sftactics.encounter.events import AttackMade, CheckMade, Moved
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
+from sftactics.grid import forced
 from sftactics.grid.geometry import Footprint, footprint_distance_ft
 from sftactics.grid.lines import has_line_of_effect
+from sftactics.grid.space import Size, is_sub_square
 from sftactics.sf1e import actions_rules, injury, maneuvers
 from sftactics.sf1e.attack import Situation
 from sftactics.sf1e.objects import ObjectState
@@ -146,8 +148,35 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
             tx.emit(CombatantChanged(id=t.id, changes={"in_hand": tuple(x for x in d.in_hand if x != result.item)}))
 
 
+def _taken(state: Encounter, *ids: str) -> frozenset[Square]:
+    """Squares of the creatures a forced movement cannot pass or end in: everyone on the map but the dead, the
+    fled and ``ids``."""
+    out: set[Square] = set()
+    for o in state.combatants.values():
+        if o.id in ids or o.fled or o.creature.has("dead"):
+            continue
+        fp = space.footprint(o)
+        if fp is not None:
+            out.update(fp.squares)
+    return frozenset(out)
+
+
+def _narrow_ok(t: Combatant) -> bool:
+    return is_sub_square(Size(t.creature.stat.size))
+
+
+def _forced_move(tx: Tx, t: Combatant, path: forced.ForcedPath, line: str, rule: str) -> None:
+    if path.stopped_by:
+        line += f"; stopped by {path.stopped_by}"
+    if len(path.positions) > 1:
+        tx.emit(Moved(id=t.id, path=path.squares, cost_ft=0, lines=(f"{line} ({rule})",)))
+    else:
+        tx.note(f"{line} ({rule})", rule)
+
+
 def _push(tx: Tx, c: Combatant, t: Combatant, distance_ft: int) -> None:
-    """Bull rush: directly away from the attacker, square by square, stopping at anything in the way (MAN-02)."""
+    """Bull rush: directly away from the attacker, square by square, ending in the last space the target could
+    legally enter before a wall, an obstacle or a creature (MAN-02)."""
     fc, ft = space.footprint(c), space.footprint(t)
     grid = tx.state.grid
     if fc is None or ft is None or grid is None or t.position is None:
@@ -156,29 +185,14 @@ def _push(tx: Tx, c: Combatant, t: Combatant, distance_ft: int) -> None:
     dy = (ft.y + ft.side / 2) - (fc.y + fc.side / 2)
     sx = (dx > 0) - (dx < 0)
     sy = (dy > 0) - (dy < 0)
-    taken = {sq for o in tx.state.combatants.values() if o.id != t.id and not o.creature.has("dead")
-             for fp in [space.footprint(o)] if fp is not None for sq in fp.squares}  # fmt: skip
-    path = [t.position]
-    x, y = t.position
-    for _ in range(distance_ft // 5):
-        nxt = Footprint(x + sx, y + sy, ft.side)
-        if not grid.fits(nxt) or any(sq in taken for sq in nxt.squares):
-            break
-        x, y = x + sx, y + sy
-        path.append((x, y))
-    if len(path) > 1:
-        tx.emit(
-            Moved(
-                id=t.id,
-                path=tuple(path),
-                cost_ft=0,
-                lines=(f"{t.id} is pushed back {5 * (len(path) - 1)} ft (MAN-02)",),
-            )
-        )
+    path = forced.push(grid, ft, (sx, sy), distance_ft // 5, _taken(tx.state, t.id), can_enter_narrow=_narrow_ok(t))
+    _forced_move(tx, t, path, f"{t.id} is pushed back {path.moved_ft} ft of {distance_ft}", "MAN-02")
 
 
 def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_ft: int) -> None:
-    """Reposition: to a square within the attacker's reach and within the distance of the target (MAN-09)."""
+    """Reposition: to a square within the attacker's reach and within the distance of the target, every space
+    on the way within reach (MAN-09). With no clear way there, the target goes straight toward ``to`` and ends
+    in the last space it could legally enter."""
     if to is None or t.position is None:
         tx.note(f"{t.id} could be moved up to {distance_ft} ft: give 'to' to move it", "MAN-09")
         return
@@ -187,16 +201,29 @@ def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_
     dest = Footprint(to[0], to[1], ft.side)
     if footprint_distance_ft(ft, dest) > distance_ft:
         raise RuleViolation("MAN-09", f"{to} is farther than {distance_ft} ft from {t.id}")
-    moved = t.model_copy(update={"position": to})
     melee = [w for w in c.creature.stat.weapons if w.is_melee]
-    if melee and not any(space.in_reach(c, moved, w) for w in melee):
+
+    def within_reach(fp: Footprint) -> bool:
+        moved = t.model_copy(update={"position": fp.anchor})
+        if not melee:
+            fc = space.footprint(c)
+            return fc is None or footprint_distance_ft(fc, fp) <= c.creature.stat.reach_ft
+        return any(space.in_reach(c, moved, w) for w in melee)
+
+    if not within_reach(dest):
         raise RuleViolation("MAN-09", f"{to} is outside {c.id}'s reach")
     grid = tx.state.grid
-    if grid is not None and not grid.fits(dest):
-        raise RuleViolation("MAN-09", f"{t.id} cannot stand at {to}")
-    tx.emit(
-        Moved(id=t.id, path=(t.position, to), cost_ft=0, lines=(f"{c.id} moves {t.id} to {to[0]},{to[1]} (MAN-09)",))
-    )
+    if grid is None:
+        tx.emit(Moved(id=t.id, path=(t.position, to), cost_ft=0,
+                      lines=(f"{c.id} moves {t.id} to {to[0]},{to[1]} (MAN-09)",)))  # fmt: skip
+        return
+    taken = _taken(tx.state, t.id)
+    narrow = _narrow_ok(t)
+    path = forced.shift(grid, ft, to, distance_ft, taken, allowed=within_reach, can_enter_narrow=narrow)
+    if path is None:
+        path = forced.toward(grid, ft, to, distance_ft, taken, allowed=within_reach, can_enter_narrow=narrow)
+    end = path.end.anchor
+    _forced_move(tx, t, path, f"{c.id} moves {t.id} {path.moved_ft} ft to {end[0]},{end[1]}", "MAN-09")
 
 
 def do_escape(tx: Tx, cmd: Escape, ctx: Any) -> None:
