@@ -5,8 +5,25 @@ GEN-10...)."""
 import pytest
 
 from sftactics.core.errors import RuleViolation
-from sftactics.encounter.commands import Begin, ManeuverCmd
+from sftactics.encounter.commands import (
+    Attack,
+    Begin,
+    Damage,
+    Draw,
+    EndTurn,
+    Escape,
+    Feint,
+    FullAttack,
+    GuardedStep,
+    ManeuverCmd,
+    MinimumMove,
+    Move,
+    Run,
+    Withdraw,
+)
 from sftactics.encounter.engine import Fight
+from sftactics.sf1e import stats
+from sftactics.sf1e.state import ConditionInstance
 from tests.builders import npc, pc
 from tests.encounter.helpers import combatant, encounter, fight
 
@@ -76,3 +93,158 @@ def test_a_reposition_never_ends_in_another_creatures_square() -> None:
     f = duel([20], bo_at=(3, 3))  # 5 ft of reposition; Bo stands on the square Tess names
     maneuver(f, "reposition", to=(3, 3))
     assert f.state.get("Ksarik").position == (3, 2) and f.state.get("Bo").position == (3, 3)
+
+
+# ---------------------------------------------------------------- grapples (MAN-07, CON-20, CON-28)
+def _round(f: Fight, *who: str) -> None:
+    for cid in who:
+        f.do(EndTurn(actor=cid))
+
+
+@pytest.mark.rule("MAN-07", "CF-14")
+def test_a_renewed_grapple_lasts_until_the_end_of_the_grapplers_following_turn() -> None:
+    # d20 16 + 7 = 23 meets KAC 15 + 8: grappled, then renewed the same way on Tess's next turn
+    f = duel([16, 16])
+    maneuver(f, "grapple")
+    _round(f, "Tess", "Bo", "Ksarik")
+    maneuver(f, "grapple")
+    f.do(EndTurn(actor="Tess"))
+    assert f.state.creature("Ksarik").has("grappled")  # the first grapple's end does not end the renewed one
+    _round(f, "Bo", "Ksarik")
+    assert f.state.creature("Ksarik").has("grappled")
+    f.do(EndTurn(actor="Tess"))
+    assert not f.state.creature("Ksarik").has("grappled")
+
+
+@pytest.mark.rule("MAN-07", "CF-14")
+def test_a_failed_renewal_lets_the_grapple_end_with_the_grapplers_turn() -> None:
+    f = duel([16, 2])
+    maneuver(f, "grapple")
+    _round(f, "Tess", "Bo", "Ksarik")
+    maneuver(f, "grapple")  # 9 misses 23
+    assert f.state.creature("Ksarik").has("grappled")
+    f.do(EndTurn(actor="Tess"))
+    assert not f.state.creature("Ksarik").has("grappled")
+
+
+@pytest.mark.rule("MAN-07", "CON-20")
+def test_the_grapple_ends_at_once_when_the_grappler_moves_away() -> None:
+    f = duel([16])
+    maneuver(f, "grapple")
+    f.do(Move(actor="Tess", to=(0, 2)))
+    assert not f.state.creature("Ksarik").has("grappled") and not f.state.effects_on("Ksarik")
+
+
+@pytest.mark.rule("MAN-07", "CF-14")
+def test_a_dead_grapplers_grapple_ends_when_its_turn_passes() -> None:
+    f = duel([16])
+    maneuver(f, "grapple")
+    _round(f, "Tess", "Bo")
+    f.do(Damage(target="Tess", amount=200))
+    f.do(EndTurn(actor="Ksarik"))  # round 2: Tess's turn is skipped, and with it the grapple ends
+    assert f.state.timeline.turn == "Bo" and not f.state.creature("Ksarik").has("grappled")
+
+
+def held(*conditions: str, map: str = OPEN, at=(6, 2), **kw: object) -> Fight:
+    """Ksarik (acting first) under ``conditions`` given by Tess; Tess stands at 0,0."""
+    k = npc(name="Ksarik", **kw)
+    k = k.with_state(conditions=tuple(ConditionInstance(name=n, source="Tess") for n in conditions))
+    f = fight(
+        encounter(
+            combatant("Tess", "party", initiative=10, position=(0, 0)),
+            combatant("Ksarik", "aliens", k, initiative=40, position=at),
+            map=map,
+        ),
+        [10] * 4,
+    )
+    f.do(Begin())
+    return f
+
+
+def refusal(f: Fight, cmd: object) -> RuleViolation:
+    before = f.state
+    with pytest.raises(RuleViolation) as e:
+        f.do(cmd)  # type: ignore[arg-type]
+    assert f.state == before
+    return e.value
+
+
+MOVES = [
+    Move(actor="Ksarik", to=(8, 2)),
+    GuardedStep(actor="Ksarik", to=(7, 2)),
+    Withdraw(actor="Ksarik", to=(8, 2)),
+    Run(actor="Ksarik", to=(9, 2)),
+    MinimumMove(actor="Ksarik", to=(7, 2)),
+]
+
+
+@pytest.mark.rule("CON-20")
+@pytest.mark.parametrize("cmd", MOVES, ids=lambda c: c.type)
+def test_moving_while_grappled_is_refused_naming_grappled(cmd: object) -> None:
+    e = refusal(held("grappled"), cmd)
+    assert e.rule == "CON-20" and "grappled" in str(e)
+
+
+@pytest.mark.rule("CON-28")
+@pytest.mark.parametrize("cmd", MOVES, ids=lambda c: c.type)
+def test_moving_while_pinned_is_refused_naming_pinned(cmd: object) -> None:
+    e = refusal(held("pinned"), cmd)
+    assert e.rule == "CON-28" and "pinned" in str(e)
+
+
+@pytest.mark.rule("CON-28", "CON-18", "MAN-06")
+def test_pinned_carries_every_effect() -> None:
+    f = held("pinned", at=(1, 0))
+    k = f.state.creature("Ksarik")
+    # KAC 15 - 4 pinned (in place of grappled's -2) - 2 flat-footed = 9; no reactions
+    assert stats.armor_class(k, "kac").total == 9 and not stats.can_react(k)
+    assert stats.attack_bonus(k, k.stat.weapon("claw")).total == 9 - 4
+    for cmd in (
+        Attack(actor="Ksarik", target="Tess", weapon="claw"),
+        FullAttack(actor="Ksarik", target="Tess", weapon="claw"),
+        Attack(actor="Ksarik", target="Tess", weapon="spit"),
+    ):
+        assert refusal(f, cmd).rule == "CON-28"
+    # trying to get free stays possible: a grapple against the grappler (d20 10 + 9 - 4 = 15 vs KAC 18 + 8)
+    f.do(Escape(actor="Ksarik", method="grapple"))
+    assert f.state.creature("Ksarik").has("pinned")
+
+
+@pytest.mark.rule("CON-20", "GEN-10")
+def test_a_grappled_creature_takes_no_two_handed_action() -> None:
+    rifle = {"name": "laser rifle", "category": "longarm", "damage": "1d8 F", "range_ft": 120, "attack_bonus": 6}
+    f = held("grappled", weapons=[rifle])
+    e = refusal(f, Attack(actor="Ksarik", target="Tess", weapon="laser rifle"))
+    assert e.rule == "CON-20" and "two-handed" in str(e)
+
+
+@pytest.mark.rule("CON-26")
+def test_a_panicked_creature_only_flees() -> None:
+    f = held("panicked")
+    for cmd in (Draw(actor="Ksarik", weapon="claw"), Feint(actor="Ksarik", target="Tess", bluff=5)):
+        assert refusal(f, cmd).rule == "CON-26"
+    f.do(Move(actor="Ksarik", to=(9, 2)))  # running away is what it may do
+
+
+@pytest.mark.rule("CON-14", "MOV-06")
+def test_a_move_too_long_for_an_entangled_creature_names_entangled() -> None:
+    # 20 ft is within its 30-ft speed but not within the 15 ft entangled leaves it
+    for cmd in (Move(actor="Ksarik", to=(2, 2)), Move(actor="Ksarik", path=((5, 2), (4, 2), (3, 2), (2, 2)))):
+        e = refusal(held("entangled"), cmd)
+        assert e.rule == "CON-14" and "entangled" in str(e)
+
+
+@pytest.mark.rule("MOV-18", "MOV-17", "MOV-19")
+def test_a_move_too_long_because_costs_compound_names_mov_18() -> None:
+    # narrow and difficult: a Medium creature squeezes into difficult terrain, 5 x 2 x 2 = 20 ft a square
+    m = "\n".join(["..........", "..........", "...,,,....", ".........."]) + "\n\ndifficult 3,2..5,2\n"
+    f = held(map=m, at=(7, 2))
+    e = refusal(f, Move(actor="Ksarik", path=((6, 2), (5, 2), (4, 2))))  # 5 + 20 + 20 = 45 ft
+    assert e.rule == "MOV-18"
+    f.do(Move(actor="Ksarik", path=((6, 2), (5, 2))))  # 25 ft is fine
+
+
+@pytest.mark.rule("CON-27", "MOV-06")
+def test_a_paralyzed_creature_cannot_move_and_the_refusal_says_paralyzed() -> None:
+    e = refusal(held("paralyzed"), GuardedStep(actor="Ksarik", to=(7, 2)))
+    assert e.rule == "CON-27"

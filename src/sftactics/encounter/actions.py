@@ -218,6 +218,10 @@ def execute_move(tx: Tx, cid: str, plan: movement.MovePlan, kind: str) -> None:
     """Move along ``plan``, stopping for attacks of opportunity where the mover leaves a threatened square
     (AOO-06, AOO-08): the attack comes first; a mover that drops stays where it was."""
     pos = plan.positions
+    if len(set(pos)) > 1:
+        from sftactics.encounter.tactics import release_held
+
+        release_held(tx, cid, f"{cid} moved away (MAN-07)")
     done = 0
     pending = list(plan.provocations)
     for step, enemy in pending:
@@ -851,6 +855,9 @@ def _fire(tx: Tx, cid: str, *, before: str | None) -> None:
         order.insert(at, cid)
         tx.emit(InitiativeChanged(id=cid, count=count, order=tuple(order), why="readied action (CF-16)"))
     try:
+        from sftactics.encounter import restraint
+
+        restraint.check(tx.state.get(cid), inner)
         HANDLERS[inner.type](tx, inner, Ctx(readied=True))
     except RuleViolation as e:
         tx.note(f"{cid}'s readied {inner.type} cannot be taken: {e}", e.rule)

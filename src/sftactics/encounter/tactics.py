@@ -127,6 +127,9 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     _h("_spend")(tx, c, kind, f"{cmd.kind.replace('_', ' ')} {t.id}", "MAN-01", ctx, slot)
     tx.emit(AttackMade(attacker=c.id, target=t.id, weapon=result.weapon.name, hit=result.success, critical=False,
                        damage=None, lines=result.lines))  # fmt: skip
+    if result.success and (result.renewal or result.grapple_ended):
+        # the old grapple's expiry must not end the renewed one (MAN-07)
+        _end_grapple_effects(tx, c.id, t.id, "renewed" if result.condition is not None else "an item was taken")
     tx.creature(c.id, result.attacker)
     tx.creature(t.id, result.defender)
     if not result.success:
@@ -146,6 +149,24 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
             from sftactics.encounter.events import CombatantChanged
 
             tx.emit(CombatantChanged(id=t.id, changes={"in_hand": tuple(x for x in d.in_hand if x != result.item)}))
+
+
+def _end_grapple_effects(tx: Tx, grappler: str, target: str | None, why: str) -> None:
+    """End the timed grapple effects ``grappler`` holds on ``target`` (on anyone if None), so that an old
+    expiry cannot end a renewed grapple (MAN-07)."""
+    for e in list(tx.state.effects):
+        held = e.condition is not None and e.condition.name in maneuvers.GRAPPLE_CONDITIONS
+        if held and e.source == grappler and e.target != grappler and target in (None, e.target):
+            tx.end_effect(e.id, why)
+
+
+def release_held(tx: Tx, grappler: str, why: str) -> None:
+    """Whoever ``grappler`` holds is free (MAN-07: the grapple ends at once when the grappler moves away)."""
+    _end_grapple_effects(tx, grappler, None, why)
+    for o in list(tx.state.combatants.values()):
+        if o.id != grappler and maneuvers.grappled_by(o.creature) == grappler:
+            end = maneuvers.end_grapple(o.creature, grappler, "grappler moved away")
+            tx.creature(o.id, end.creature, end.lines)
 
 
 def _taken(state: Encounter, *ids: str) -> frozenset[Square]:
