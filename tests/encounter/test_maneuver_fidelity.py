@@ -8,8 +8,10 @@ from sftactics.core.errors import RuleViolation
 from sftactics.encounter.commands import (
     Attack,
     Begin,
+    ChangeGrip,
     Damage,
     Draw,
+    DropItem,
     EndTurn,
     Escape,
     Feint,
@@ -248,3 +250,52 @@ def test_a_move_too_long_because_costs_compound_names_mov_18() -> None:
 def test_a_paralyzed_creature_cannot_move_and_the_refusal_says_paralyzed() -> None:
     e = refusal(held("paralyzed"), GuardedStep(actor="Ksarik", to=(7, 2)))
     assert e.rule == "CON-27"
+
+
+# ---------------------------------------------------------------- hands and grips (GEN-10, MAN-05, ACT-40)
+RIFLE = {"name": "laser rifle", "category": "longarm", "damage": "1d8 F", "range_ft": 120, "item_level": 1}
+BATON_SPEC = {"name": "tactical baton", "category": "basic_melee", "damage": "1d4 B", "item_level": 1}
+
+
+def armed(dice: list[int], *held: str, grips: tuple[str, ...] = ()) -> Fight:
+    """Tess (acting first) holding ``held``; Ksarik next to her."""
+    tess = pc(name="Tess", weapons=[BATON_SPEC, RIFLE])
+    extra = {"one_hand_grip": grips} if grips else {}
+    t = combatant("Tess", "party", tess, initiative=30, position=(2, 2), in_hand=held, **extra)
+    k = combatant("Ksarik", "aliens", npc(name="Ksarik"), initiative=10, position=(3, 2))
+    f = fight(encounter(t, k, map=OPEN), dice)
+    f.do(Begin())
+    return f
+
+
+@pytest.mark.rule("MAN-05", "GEN-10")
+def test_a_grapple_needs_a_free_hand() -> None:
+    f = armed([16], "laser rifle")  # the rifle takes both hands
+    e = refusal(f, ManeuverCmd(actor="Tess", target="Ksarik", kind="grapple"))
+    assert e.rule == "MAN-05" and "free hand" in str(e) and "laser rifle" in str(e)
+    f = armed([16], "tactical baton")  # one hand holds the baton, the other is free
+    f.do(ManeuverCmd(actor="Tess", target="Ksarik", kind="grapple", weapon=BATON))
+    assert f.state.creature("Ksarik").has("grappled")
+
+
+@pytest.mark.rule("ACT-40", "GEN-10", "MAN-05")
+def test_changing_grips_frees_a_hand_and_unwields_the_weapon() -> None:
+    f = armed([16], "laser rifle")
+    f.do(ChangeGrip(actor="Tess", weapon="laser rifle"))  # swift action: rifle in one hand
+    assert f.state.get("Tess").one_hand_grip == ("laser rifle",) and f.state.get("Tess").spent == ("swift",)
+    e = refusal(f, Attack(actor="Tess", target="Ksarik", weapon="laser rifle"))
+    assert e.rule == "GEN-10" and "not wielded" in str(e)
+    f.do(ManeuverCmd(actor="Tess", target="Ksarik", kind="grapple"))  # unarmed, with the free hand
+    assert f.state.creature("Ksarik").has("grappled")
+
+
+@pytest.mark.rule("GEN-10", "ACT-40")
+def test_a_two_handed_weapon_needs_both_hands() -> None:
+    f = armed([], "laser rifle", "tactical baton", grips=("laser rifle",))
+    e = refusal(f, Attack(actor="Tess", target="Ksarik", weapon="laser rifle"))
+    assert e.rule == "GEN-10"
+    e = refusal(f, ChangeGrip(actor="Tess", weapon="laser rifle"))  # the baton fills the other hand
+    assert e.rule == "GEN-10" and "other hand" in str(e)
+    f.do(DropItem(actor="Tess", weapon="tactical baton"))
+    f.do(ChangeGrip(actor="Tess", weapon="laser rifle"))
+    assert f.state.get("Tess").one_hand_grip == ()

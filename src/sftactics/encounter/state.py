@@ -105,6 +105,7 @@ class Combatant(_Model):
     hidden: bool = False  # starts the fight hidden (Stealth) from its opponents
     ammo: dict[str, int] = Field(default_factory=dict)  # shots (or grenades) left per weapon; missing = full
     in_hand: tuple[str, ...] | None = None  # weapons held (GEN-10); None: not tracked, all at hand
+    one_hand_grip: tuple[str, ...] = ()  # held two-handed weapons gripped in one hand (ACT-40): not wielded
 
     @property
     def name(self) -> str:

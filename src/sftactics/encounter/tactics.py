@@ -13,7 +13,7 @@ from typing import Any
 
 from sftactics.core.breakdown import BonusType, Term
 from sftactics.core.errors import RuleViolation
-from sftactics.encounter import space, timing
+from sftactics.encounter import hands, space, timing
 from sftactics.encounter.commands import (
     CoupDeGrace,
     CoveringFire,
@@ -105,6 +105,8 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     kind = "full" if cmd.full_action else "standard"
     slot = _h("_slot")(tx, c, kind, f"a {cmd.kind.replace('_', ' ')}", ctx)
     _reach_check(c, t, cmd.weapon)
+    if cmd.kind == "grapple":
+        hands.check_free_hand(c, "MAN-05", "grapple")
     obj = (
         ObjectState(cmd.item or "item", hp=cmd.hp, max_hp=cmd.hp, hardness=cmd.hardness)
         if cmd.kind == "sunder"
@@ -119,6 +121,7 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
         condition=cmd.condition,
         item=cmd.item,
         obj=obj,
+        free_hand=hands.free_hands(c) >= 1,
         holding=holding(tx.state, c.id),
         full_action=cmd.full_action,
         zero_gravity=tx.state.gravity == "zero",
@@ -148,7 +151,9 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
         if d.in_hand is not None and result.item in d.in_hand:
             from sftactics.encounter.events import CombatantChanged
 
-            tx.emit(CombatantChanged(id=t.id, changes={"in_hand": tuple(x for x in d.in_hand if x != result.item)}))
+            left = tuple(x for x in d.in_hand if x != result.item)
+            grips = tuple(x for x in d.one_hand_grip if x != result.item)
+            tx.emit(CombatantChanged(id=t.id, changes={"in_hand": left, "one_hand_grip": grips}))
 
 
 def _end_grapple_effects(tx: Tx, grappler: str, target: str | None, why: str) -> None:
