@@ -299,3 +299,22 @@ def test_a_two_handed_weapon_needs_both_hands() -> None:
     f.do(DropItem(actor="Tess", weapon="tactical baton"))
     f.do(ChangeGrip(actor="Tess", weapon="laser rifle"))
     assert f.state.get("Tess").one_hand_grip == ()
+
+
+@pytest.mark.rule("MAN-10", "MAN-09")
+def test_a_full_action_reposition_drags_the_target_as_far_as_it_moved_it() -> None:
+    # 27 vs 23: Ksarik is moved 5 ft to 3,1; Tess then moves 5 ft (not the 10 asked) toward 0,2, dragging it
+    f = duel([20])
+    maneuver(f, "reposition", to=(3, 1), full_action=True, drag_to=(0, 2))
+    assert f.state.get("Tess").position == (1, 2) and f.state.get("Ksarik").position == (2, 1)
+    assert f.state.get("Tess").spent == ("full",)
+
+
+@pytest.mark.rule("MAN-10", "MOV-11")
+def test_a_drag_stops_where_either_creature_meets_a_wall() -> None:
+    f = duel([20], map=OPEN + "\n\nwall 3,1 W\n")  # Ksarik's square after the reposition has a wall to its west
+    maneuver(f, "reposition", to=(3, 1), full_action=True, drag_to=(0, 2))
+    assert f.state.get("Tess").position == (2, 2) and f.state.get("Ksarik").position == (3, 1)
+    with pytest.raises(RuleViolation) as e:
+        maneuver(duel([20]), "reposition", to=(3, 1), drag_to=(0, 2))  # a standard action drags nothing
+    assert e.value.rule == "MAN-10"

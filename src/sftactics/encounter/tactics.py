@@ -103,6 +103,8 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     c = _h("_actor")(tx, cmd.actor, ctx)
     t = _h("_target")(tx, c, cmd.target)
     kind = "full" if cmd.full_action else "standard"
+    if cmd.drag_to is not None and not (cmd.full_action and cmd.kind == "reposition"):
+        raise RuleViolation("MAN-10", "only a reposition made as a full action drags the target along")
     slot = _h("_slot")(tx, c, kind, f"a {cmd.kind.replace('_', ' ')}", ctx)
     _reach_check(c, t, cmd.weapon)
     if cmd.kind == "grapple":
@@ -145,7 +147,9 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     if cmd.kind == "bull_rush" and result.distance_ft:
         _push(tx, c, tx.state.get(t.id), result.distance_ft)
     if cmd.kind == "reposition" and result.distance_ft:
-        _reposition(tx, c, tx.state.get(t.id), cmd.to, result.distance_ft)
+        moved = _reposition(tx, c, tx.state.get(t.id), cmd.to, result.distance_ft)
+        if cmd.drag_to is not None and result.drag_ft:
+            _drag(tx, tx.state.get(c.id), tx.state.get(t.id), cmd.drag_to, min(moved, result.drag_ft))
     if cmd.kind == "disarm" and result.item:
         d = tx.state.get(t.id)
         if d.in_hand is not None and result.item in d.in_hand:
@@ -215,13 +219,13 @@ def _push(tx: Tx, c: Combatant, t: Combatant, distance_ft: int) -> None:
     _forced_move(tx, t, path, f"{t.id} is pushed back {path.moved_ft} ft of {distance_ft}", "MAN-02")
 
 
-def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_ft: int) -> None:
+def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_ft: int) -> int:
     """Reposition: to a square within the attacker's reach and within the distance of the target, every space
     on the way within reach (MAN-09). With no clear way there, the target goes straight toward ``to`` and ends
-    in the last space it could legally enter."""
+    in the last space it could legally enter. Returns the feet moved."""
     if to is None or t.position is None:
         tx.note(f"{t.id} could be moved up to {distance_ft} ft: give 'to' to move it", "MAN-09")
-        return
+        return 0
     ft = space.footprint(t)
     assert ft is not None
     dest = Footprint(to[0], to[1], ft.side)
@@ -242,7 +246,7 @@ def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_
     if grid is None:
         tx.emit(Moved(id=t.id, path=(t.position, to), cost_ft=0,
                       lines=(f"{c.id} moves {t.id} to {to[0]},{to[1]} (MAN-09)",)))  # fmt: skip
-        return
+        return footprint_distance_ft(ft, dest)
     taken = _taken(tx.state, t.id)
     narrow = _narrow_ok(t)
     path = forced.shift(grid, ft, to, distance_ft, taken, allowed=within_reach, can_enter_narrow=narrow)
@@ -250,6 +254,23 @@ def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_
         path = forced.toward(grid, ft, to, distance_ft, taken, allowed=within_reach, can_enter_narrow=narrow)
     end = path.end.anchor
     _forced_move(tx, t, path, f"{c.id} moves {t.id} {path.moved_ft} ft to {end[0]},{end[1]}", "MAN-09")
+    return path.moved_ft
+
+
+def _drag(tx: Tx, c: Combatant, t: Combatant, goal: Square, max_ft: int) -> None:
+    """A full-action reposition's drag (MAN-10): the attacker moves toward ``goal`` as far as it moved the
+    target (at most its speed), the target keeping its place beside it; both stop at the first obstacle either
+    meets. Part of the maneuver: neither provokes (the MAN-13 default)."""
+    fc, ft = space.footprint(c), space.footprint(t)
+    grid = tx.state.grid
+    if fc is None or ft is None or grid is None:
+        return
+    narrow = (is_sub_square(Size(c.creature.stat.size)), _narrow_ok(t))
+    a_path, t_path = forced.drag(grid, fc, ft, goal, max_ft, _taken(tx.state, c.id, t.id), can_enter_narrow=narrow)
+    line = f"{c.id} drags {t.id} {a_path.moved_ft} ft (up to {max_ft} ft)"
+    if len(a_path.positions) > 1:
+        tx.emit(Moved(id=c.id, path=a_path.squares, cost_ft=0, lines=(f"{c.id} moves with {t.id} (MAN-10)",)))
+    _forced_move(tx, t, t_path, line, "MAN-10")
 
 
 def do_escape(tx: Tx, cmd: Escape, ctx: Any) -> None:

@@ -196,3 +196,39 @@ def toward(
         path.append(nxt)
         here, cost, diagonals = nxt, cost + step, diagonals + diagonal
     return ForcedPath(tuple(path))
+
+
+def drag(
+    grid: GridMap,
+    mover: Footprint,
+    dragged: Footprint,
+    goal: Square,
+    max_ft: int,
+    taken: Collection[Square] = (),
+    *,
+    can_enter_narrow: tuple[bool, bool] = (False, False),
+) -> tuple[ForcedPath, ForcedPath]:
+    """A full-action reposition's drag (MAN-10): ``mover`` goes straight toward ``goal`` (at most ``max_ft``)
+    and ``dragged`` keeps the same place relative to it, so it stays within reach. Each step must be possible
+    for both (either may enter the squares the other leaves); the two stop together before the first step that
+    is not. ``taken`` is everyone else's squares."""
+    a_path, t_path = [mover], [dragged]
+    a, t, cost, diagonals = mover, dragged, 0, 0
+    why = ""
+    while a.anchor != goal:
+        dx = (goal[0] > a.x) - (goal[0] < a.x)
+        dy = (goal[1] > a.y) - (goal[1] < a.y)
+        diagonal = bool(dx and dy)
+        step = 10 if diagonal and diagonals % 2 else 5
+        if cost + step > max_ft:
+            break
+        na, nt = Footprint(a.x + dx, a.y + dy, a.side), Footprint(t.x + dx, t.y + dy, t.side)
+        why = blocked_step(grid, a, na, taken, can_enter_narrow=can_enter_narrow[0]) or blocked_step(
+            grid, t, nt, taken, can_enter_narrow=can_enter_narrow[1]
+        )
+        if why:
+            break
+        a_path.append(na)
+        t_path.append(nt)
+        a, t, cost, diagonals = na, nt, cost + step, diagonals + diagonal
+    return ForcedPath(tuple(a_path), why), ForcedPath(tuple(t_path), why)
