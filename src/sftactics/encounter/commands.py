@@ -222,9 +222,9 @@ class UseAbility(_Cmd):
 
 class ManeuverCmd(_Cmd):
     """A combat maneuver (MAN-01..12) against a creature in reach: bull_rush, dirty_trick (with
-    ``condition``), disarm (``item``), grapple, reposition (to the square ``to``; as a ``full_action`` the attacker then moves toward ``drag_to``
-    dragging the target along, MAN-10),
-    sunder (``item``, with the object's ``hardness`` and ``hp``), trip."""
+    ``condition``), disarm (``item``), grapple, reposition (to the square ``to``; as a ``full_action`` the
+    attacker then moves toward ``drag_to`` dragging the target along, MAN-10), sunder (``item``, with the
+    object's ``hardness`` and ``hp``), trip."""
 
     type: Literal["maneuver"] = "maneuver"
     actor: str
