@@ -6,6 +6,7 @@ import pytest
 
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter.commands import (
+    AddCondition,
     Attack,
     Begin,
     ChangeGrip,
@@ -318,3 +319,10 @@ def test_a_drag_stops_where_either_creature_meets_a_wall() -> None:
     with pytest.raises(RuleViolation) as e:
         maneuver(duel([20]), "reposition", to=(3, 1), drag_to=(0, 2))  # a standard action drags nothing
     assert e.value.rule == "MAN-10"
+
+
+@pytest.mark.rule("CON-26", "CON-34", "GEN-10")
+def test_a_panicked_creature_drops_what_it_holds() -> None:
+    f = armed([], "tactical baton")
+    f.do(AddCondition(target="Tess", condition="panicked"))
+    assert f.state.get("Tess").in_hand == ()

@@ -6,7 +6,8 @@ sniper weapon or a two-handed melee weapon takes both, unless its wielder has ch
 hand (``Combatant.one_hand_grip``, a swift action, ACT-40): then it takes one hand and is not wielded, so it
 cannot attack (GEN-10) until the grip is changed back. Natural weapons and unarmed strikes take none.
 
-A grapple needs a free hand (MAN-05), so does catching a disarmed item (MAN-04). When hands are not tracked,
+A grapple needs a free hand (MAN-05), so does catching a disarmed item (MAN-04). A panicked or stunned
+creature drops everything it holds (:func:`drop_forced`, after every command). When hands are not tracked,
 every weapon is at hand and a hand is assumed free.
 """
 
@@ -15,7 +16,10 @@ from __future__ import annotations
 from typing import Final
 
 from sftactics.core.errors import RuleViolation
+from sftactics.encounter.events import CombatantChanged
 from sftactics.encounter.state import Combatant
+from sftactics.encounter.tx import Tx
+from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.general import hands_needed
 from sftactics.sf1e.statblock import Weapon
 
@@ -84,3 +88,16 @@ def change_grip(c: Combatant, weapon: Weapon) -> tuple[tuple[str, ...], str]:
         return grips, f"{c.id} takes {weapon.name} in both hands: wielded (ACT-40, GEN-10)"
     grips = (*c.one_hand_grip, weapon.name)
     return grips, f"{c.id} holds {weapon.name} in one hand, freeing the other; not wielded (ACT-40, GEN-10)"
+
+
+def drop_forced(tx: Tx) -> None:
+    """Conditions that make a creature drop what it holds (panicked CON-26, stunned CON-34): empty the hands
+    of everyone under one, when hands are tracked. The items fall in the creature's square."""
+    for c in list(tx.state.combatants.values()):
+        if not c.in_hand:
+            continue
+        why = [n for n, d in cond.active(c.creature).items() if d.drops_held_items]
+        if why:
+            d = cond.get(why[0])
+            tx.emit(CombatantChanged(id=c.id, changes={"in_hand": (), "one_hand_grip": ()}))
+            tx.note(f"{c.id} is {why[0]}: it drops {held_text(c)} ({d.rule})", d.rule)
