@@ -326,3 +326,22 @@ def test_a_panicked_creature_drops_what_it_holds() -> None:
     f = armed([], "tactical baton")
     f.do(AddCondition(target="Tess", condition="panicked"))
     assert f.state.get("Tess").in_hand == ()
+
+
+@pytest.mark.rule("MAN-07", "MAN-02")
+@pytest.mark.parametrize(("kac", "at", "held"), [(15, (4, 2), True), (5, (6, 2), False)])
+def test_pushing_a_grappler_out_of_reach_of_the_creature_it_holds_ends_the_grapple(kac, at, held) -> None:
+    # Ksarik holds Bo from the start; Tess's bull rush pushes Ksarik 5 ft (KAC 15) or 15 ft (KAC 5) away
+    bo = pc(name="Bo").with_state(conditions=(ConditionInstance(name="grappled", source="Ksarik"),))
+    f = fight(
+        encounter(
+            combatant("Tess", "party", initiative=30, position=(2, 2)),
+            combatant("Bo", "party", bo, initiative=20, position=(3, 1)),
+            combatant("Ksarik", "aliens", npc(name="Ksarik", kac=kac), initiative=10, position=(3, 2)),
+            map=OPEN,
+        ),
+        [20],
+    )
+    f.do(Begin())
+    maneuver(f, "bull_rush")
+    assert f.state.get("Ksarik").position == at and f.state.creature("Bo").has("grappled") is held

@@ -200,8 +200,25 @@ def _forced_move(tx: Tx, t: Combatant, path: forced.ForcedPath, line: str, rule:
         line += f"; stopped by {path.stopped_by}"
     if len(path.positions) > 1:
         tx.emit(Moved(id=t.id, path=path.squares, cost_ft=0, lines=(f"{line} ({rule})",)))
+        _out_of_reach_grapples(tx, t.id)
     else:
         tx.note(f"{line} ({rule})", rule)
+
+
+def _out_of_reach_grapples(tx: Tx, moved: str) -> None:
+    """A grapple ends when forced movement leaves the held creature out of its grappler's reach (MAN-07)."""
+    s = tx.state
+    pairs = [(g, moved) for g in [maneuvers.grappled_by(s.creature(moved))] if g in s.combatants]
+    pairs += [(moved, o.id) for o in s.combatants.values() if maneuvers.grappled_by(o.creature) == moved]
+    for g, held in pairs:
+        grappler, target = s.get(g), s.get(held)
+        body = space.body(s, grappler)
+        reach = max((body.reach_ft or 0) if body is not None else 0, grappler.creature.stat.reach_ft)
+        dist = space.distance_ft(grappler, target)
+        if dist is not None and dist > reach:
+            _end_grapple_effects(tx, g, held, "out of the grappler's reach")
+            end = maneuvers.end_grapple(tx.state.creature(held), g, "grappler moved away")
+            tx.creature(held, end.creature, (f"{held} is moved out of {g}'s reach: the grapple ends (MAN-07)",))
 
 
 def _push(tx: Tx, c: Combatant, t: Combatant, distance_ft: int) -> None:
