@@ -135,7 +135,9 @@ def plan(
         found = find_path(grid, c.position, to, mover, occupants=occ, threats=threats, start_exempt=start_exempt,
                           budget_ft=budget, diagonals_before=c.diagonals)  # fmt: skip
         if found is None:
-            anyhow = find_path(grid, c.position, to, mover, occupants=occ, diagonals_before=c.diagonals)
+            # why not: the same goal with a looser budget (enough to tell a halved speed or doubled costs)
+            anyhow = find_path(grid, c.position, to, mover, occupants=occ, budget_ft=max(4 * budget, 60),
+                               diagonals_before=c.diagonals)  # fmt: skip
             if anyhow is None or anyhow.cost_ft <= budget:
                 raise RuleViolation(rule, f"{c.id} has no legal path to {to} within {budget} ft")
             raise _too_far(c, anyhow, budget, budget_ft, rule, f"the cheapest path to {to} costs {anyhow.cost_ft} ft")
