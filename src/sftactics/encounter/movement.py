@@ -15,7 +15,7 @@ from sftactics.core.errors import RuleViolation
 from sftactics.encounter import space
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.geometry import Footprint, count_squares, footprint_distance_ft
-from sftactics.grid.movement import MoveMode, Mover, Occupant, PricedPath, find_path, price_path
+from sftactics.grid.movement import MoveMode, Mover, Occupant, PricedPath, find_path, price_path, step_cost
 from sftactics.grid.space import Size
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import stats
@@ -167,15 +167,18 @@ def _names(found: list[tuple[str, str]]) -> str:
 
 def _too_far(c: Combatant, path: PricedPath, budget: int, budget_ft: int | None, rule: str, what: str) -> RuleViolation:
     """The refusal of a path that costs more than the budget, naming its cause (issue 14): a condition that cut
-    the speed when the path fits the speed without it (CON-14 entangled...), else terrain whose cost doubled
-    twice or more (MOV-18), else the action's own rule."""
+    the speed when the path would be too long for the cut speed even on open ground but fits the speed without
+    it (CON-14 entangled...), else terrain whose cost doubled twice or more (MOV-18), else the action's own
+    rule."""
     speed = stats.speed(c.creature)
     base = sum(t.value for t in speed.applied if t.rule == "MOV-05")
     factor = 1  # how many speeds the budget is (a withdraw: 2, a run: 4); 0 if it is not a multiple
     if budget_ft is not None:
         factor = budget_ft // speed.total if speed.total and budget_ft % speed.total == 0 else 0
     slowed = _slowed_by(c, ("half", "five", "minus10"))
-    if slowed and factor and path.cost_ft <= factor * base:
+    diagonals = sum(1 for s in path.steps if s.diagonal)  # the same path on open ground:
+    plain = 5 * (len(path.steps) - diagonals) + sum(step_cost(True, 0, i) for i in range(diagonals))
+    if slowed and factor and plain > budget and path.cost_ft <= factor * base:
         why = f"{what}; {c.id} may move {budget} ft while {_names(slowed)}, {factor * base} ft otherwise"
         return RuleViolation(slowed[0][1], why)
     compounded = [s.to.anchor for s in path.steps if s.doublings >= 2]
