@@ -13,7 +13,7 @@ from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import CommandError, RuleViolation, SftError
 from sftactics.core.validation import first_problem
 from sftactics.dice import parse
-from sftactics.encounter import budget, confusion, flow, movement, reactions, space, timing
+from sftactics.encounter import budget, confusion, flow, hands, movement, reactions, space, timing
 from sftactics.encounter.commands import (
     AddCondition,
     Attack,
@@ -248,6 +248,10 @@ def execute_move(tx: Tx, cid: str, plan: movement.MovePlan, kind: str) -> None:
     """Move along ``plan``, stopping for attacks of opportunity where the mover leaves a threatened square
     (AOO-06, AOO-08): the attack comes first; a mover that drops stays where it was."""
     pos = plan.positions
+    if len(set(pos)) > 1:
+        from sftactics.encounter.tactics import release_held
+
+        release_held(tx, cid, f"{cid} moved away (MAN-07)")
     done = 0
     pending = list(plan.provocations)
     for step, enemy in pending:
@@ -306,19 +310,14 @@ def _check_ammo(c: Combatant, weapon: Weapon, shots: int = 1) -> None:
 
 
 def _check_in_hand(c: Combatant, weapon: Weapon) -> None:
-    if c.in_hand is None or weapon.category in ("natural", "unarmed") or weapon.is_grenade:
-        return
-    if weapon.name not in c.in_hand:
-        raise RuleViolation("GEN-10", f"{c.id} is not holding its {weapon.name}: draw it first (ACT-32)")
+    hands.check_wielded(c, weapon)
 
 
 def _hands_free(c: Combatant, weapon: Weapon) -> None:
     from sftactics.sf1e.general import hands_needed
 
-    held = [c.creature.stat.weapon(n) for n in (c.in_hand or ())]
-    used = sum(hands_needed(w) for w in held)
-    if used + hands_needed(weapon) > 2:
-        raise RuleViolation("GEN-10", f"{c.id}'s hands are full ({', '.join(c.in_hand or ())})")
+    if hands.hands_used(c) + hands_needed(weapon) > hands.HANDS:
+        raise RuleViolation("GEN-10", f"{c.id}'s hands are full ({hands.held_text(c)})")
 
 
 def do_reload(tx: Tx, cmd: Reload, ctx: Ctx) -> None:
@@ -352,7 +351,8 @@ def do_sheathe(tx: Tx, cmd: Sheathe, ctx: Ctx) -> None:
         raise RuleViolation("ACT-32", f"{c.id} is not holding {weapon.name}")
     _spend(tx, c, "move", f"sheathe {weapon.name}", "ACT-32", ctx)
     held = tuple(n for n in (c.in_hand or ()) if n != weapon.name)
-    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": held}))
+    grips = tuple(n for n in c.one_hand_grip if n != weapon.name)
+    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": held, "one_hand_grip": grips}))
 
 
 def do_drop_item(tx: Tx, cmd: DropItem, ctx: Ctx) -> None:
@@ -362,14 +362,18 @@ def do_drop_item(tx: Tx, cmd: DropItem, ctx: Ctx) -> None:
         raise RuleViolation("ACT-72", f"{c.id} is not holding {weapon.name}")
     held = tuple(n for n in (c.in_hand or ()) if n != weapon.name)
     tx.emit(ActionSpent(id=c.id, slot="none", action=f"drop {weapon.name}", rule="ACT-72"))
-    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": held}))
+    grips = tuple(n for n in c.one_hand_grip if n != weapon.name)
+    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": held, "one_hand_grip": grips}))
 
 
 def do_change_grip(tx: Tx, cmd: ChangeGrip, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
     weapon = _weapon(c, cmd.weapon)
+    grips, line = hands.change_grip(c, weapon)
     _spend(tx, c, "swift", f"change grip on {weapon.name}", "ACT-40", ctx)
-    tx.note(f"{c.id} changes grip on {weapon.name} (grips are not tracked further)", "ACT-40")
+    if grips != c.one_hand_grip:
+        tx.emit(CombatantChanged(id=c.id, changes={"one_hand_grip": grips}))
+    tx.note(line, "ACT-40")
 
 
 def do_search(tx: Tx, cmd: Any, ctx: Ctx) -> None:
@@ -569,6 +573,7 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
     if not weapon.is_melee:
         raise RuleViolation("ACT-50", "a charge ends with a melee attack")
     target = _target(tx, c, cmd.target)
+    _check_in_hand(c, weapon)
     slot = _slot(tx, c, "full", "charge", ctx)
     speed = stats.speed(c.creature).total
     me = space.footprint(c)
@@ -900,6 +905,9 @@ def _fire(tx: Tx, cid: str, *, before: str | None) -> None:
         order.insert(at, cid)
         tx.emit(InitiativeChanged(id=cid, count=count, order=tuple(order), why="readied action (CF-16)"))
     try:
+        from sftactics.encounter import restraint
+
+        restraint.check(tx.state.get(cid), inner)
         HANDLERS[inner.type](tx, inner, Ctx(readied=True))
     except RuleViolation as e:
         tx.note(f"{cid}'s readied {inner.type} cannot be taken: {e}", e.rule)

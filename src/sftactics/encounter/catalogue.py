@@ -48,7 +48,7 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("reload", "move", "ACT-36", "reload"),
     ActionInfo("stand up", "move", "ACT-37", "stand_up"),
     # swift actions
-    ActionInfo("change grips", "swift", "ACT-40", "change_grip", "grips are not tracked further"),
+    ActionInfo("change grips", "swift", "ACT-40", "change_grip", "one or two hands on a two-handed weapon"),
     ActionInfo("drop prone", "swift", "ACT-41", "drop_prone"),
     # full actions
     ActionInfo("charge", "full", "ACT-50", "charge"),

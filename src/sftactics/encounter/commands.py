@@ -222,8 +222,9 @@ class UseAbility(_Cmd):
 
 class ManeuverCmd(_Cmd):
     """A combat maneuver (MAN-01..12) against a creature in reach: bull_rush, dirty_trick (with
-    ``condition``), disarm (``item``), grapple, reposition (to the square ``to``; ``full_action`` drags),
-    sunder (``item``, with the object's ``hardness`` and ``hp``), trip."""
+    ``condition``), disarm (``item``), grapple, reposition (to the square ``to``; as a ``full_action`` the
+    attacker then moves toward ``drag_to`` dragging the target along, MAN-10), sunder (``item``, with the
+    object's ``hardness`` and ``hp``), trip."""
 
     type: Literal["maneuver"] = "maneuver"
     actor: str
@@ -234,6 +235,7 @@ class ManeuverCmd(_Cmd):
     item: str | None = None
     to: tuple[int, int] | None = None
     full_action: bool = False
+    drag_to: tuple[int, int] | None = None
     hardness: int = 0
     hp: int = 10
 

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from sftactics.core.errors import CommandError, FileFormatError, RuleViolation, SftError
 from sftactics.dice.source import DiceSource, SeededDice
-from sftactics.encounter import confusion, flow, perception
+from sftactics.encounter import confusion, flow, hands, perception, restraint
 from sftactics.encounter.actions import HANDLERS, Ctx
 from sftactics.encounter.commands import Command, command_actor, parse_command
 from sftactics.encounter.events import EVENT_ADAPTER, Event, replay
@@ -55,9 +55,12 @@ def step(state: Encounter, command: Command, dice: DiceSource, *, decide: Reacti
     ):
         flow.advance(tx)  # between turns: anyone but a delayer coming back in lets the next turn start
     if actor is not None and command.type not in ("resume", "trigger"):
-        tx.state.get(actor)  # unknown names are refused before anything happens
+        me = tx.state.get(actor)  # unknown names are refused before anything happens
         confusion.check_command(tx.state, command)  # a confused creature bound to attack someone (CON-06)
+        if tx.state.timeline.turn == actor:
+            restraint.check(me, command)  # grappled, pinned, panicked: refused naming the condition
     HANDLERS[command.type](tx, command, Ctx())
+    hands.drop_forced(tx)  # panicked and stunned creatures drop what they hold
     perception.refresh(tx)
     flow.check_end(tx)
     events = tx.finish()

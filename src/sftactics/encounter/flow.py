@@ -212,7 +212,11 @@ def advance(tx: Tx, *, pause_for_delayers: bool = False) -> None:
             tx.emit(TurnSkipped(id=nxt, reason="unaware in the surprise round (CF-09)"))
             continue
         if c.creature.has("dead") or c.fled:
-            tx.emit(TurnSkipped(id=nxt, reason="dead" if c.creature.has("dead") else "out of the fight"))
+            why = "dead" if c.creature.has("dead") else "out of the fight"
+            tx.emit(TurnSkipped(id=nxt, reason=why))
+            for at in ("turn_start", "turn_end"):  # its turn still passes: "until its next turn" effects end
+                for eid in timing.due(tx.state, at=at, who=nxt):
+                    tx.end_effect(eid, f"{nxt}'s turn passed ({why})")
             continue
         start_turn(tx, nxt)
         if check_end(tx):

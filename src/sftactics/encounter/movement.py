@@ -15,7 +15,7 @@ from sftactics.core.errors import RuleViolation
 from sftactics.encounter import space
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.geometry import Footprint, count_squares, footprint_distance_ft
-from sftactics.grid.movement import MoveMode, Mover, Occupant, PricedPath, find_path, price_path
+from sftactics.grid.movement import MoveMode, Mover, Occupant, PricedPath, find_path, price_path, step_cost
 from sftactics.grid.space import Size, is_sub_square
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import stats
@@ -103,8 +103,12 @@ def plan(
     if (to is None) == (path is None):
         raise RuleViolation(rule, "a move needs either a destination ('to') or a 'path'")
     speed_bd = stats.speed(c.creature)
-    if speed_bd.total <= 0 and budget_ft is None:
-        raise RuleViolation("MOV-06", f"{c.id} cannot move ({speed_bd.describe()})")
+    if speed_bd.total <= 0:
+        held = _slowed_by(c, ("zero",))
+        if held:
+            raise RuleViolation(held[0][1], f"{c.id} cannot move while {_names(held)} ({speed_bd.describe()})")
+        if budget_ft is None:
+            raise RuleViolation("MOV-06", f"{c.id} cannot move ({speed_bd.describe()})")
     budget = speed_bd.total if budget_ft is None else budget_ft
     grid = state.grid
     if grid is None:
@@ -125,7 +129,7 @@ def plan(
         priced = price_path(grid, c.position, list(path), mover, occupants=occ, threats=threats,
                             start_exempt=start_exempt, diagonals_before=c.diagonals)  # fmt: skip
         if priced.cost_ft > budget:
-            raise RuleViolation(rule, f"that path costs {priced.cost_ft} ft; {c.id} may move {budget} ft")
+            raise _too_far(c, priced, budget, budget_ft, rule, f"that path costs {priced.cost_ft} ft")
         if not priced.end_legal:
             raise RuleViolation("MOV-16", f"{c.id} cannot end its move in an occupied square")
     else:
@@ -133,7 +137,12 @@ def plan(
         found = find_path(grid, c.position, to, mover, occupants=occ, threats=threats, start_exempt=start_exempt,
                           budget_ft=budget, diagonals_before=c.diagonals)  # fmt: skip
         if found is None:
-            raise RuleViolation(rule, f"{c.id} has no legal path to {to} within {budget} ft")
+            # why not: the same goal with a looser budget (enough to tell a halved speed or doubled costs)
+            anyhow = find_path(grid, c.position, to, mover, occupants=occ, budget_ft=max(4 * budget, 60),
+                               diagonals_before=c.diagonals)  # fmt: skip
+            if anyhow is None or anyhow.cost_ft <= budget:
+                raise RuleViolation(rule, f"{c.id} has no legal path to {to} within {budget} ft")
+            raise _too_far(c, anyhow, budget, budget_ft, rule, f"the cheapest path to {to} costs {anyhow.cost_ft} ft")
         priced = found
     squares = priced.squares
     provs = tuple(sorted((p.step, p.enemy) for p in priced.provocations))
@@ -147,6 +156,41 @@ def plan(
         what,
         budget,
     )
+
+
+def _slowed_by(c: Combatant, effects: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(name, rule) of each condition on ``c`` whose speed effect is one of ``effects`` ("zero", "half",
+    "five", "minus10"), the most specific first (pinned before the grappled it implies)."""
+    found = [(n, d.rule) for n, d in cond.active(c.creature).items() if d.speed in effects]
+    return sorted(found, key=lambda nr: (nr[0] == "grappled", nr[0]))
+
+
+def _names(found: list[tuple[str, str]]) -> str:
+    return " and ".join(f"{n} ({r})" for n, r in found)
+
+
+def _too_far(c: Combatant, path: PricedPath, budget: int, budget_ft: int | None, rule: str, what: str) -> RuleViolation:
+    """The refusal of a path that costs more than the budget, naming its cause (issue 14): a condition that cut
+    the speed when the path would be too long for the cut speed even on open ground but fits the speed without
+    it (CON-14 entangled...), else terrain whose cost doubled twice or more (MOV-18), else the action's own
+    rule."""
+    speed = stats.speed(c.creature)
+    base = sum(t.value for t in speed.applied if t.rule == "MOV-05")
+    factor = 1  # how many speeds the budget is (a withdraw: 2, a run: 4); 0 if it is not a multiple
+    if budget_ft is not None:
+        factor = budget_ft // speed.total if speed.total and budget_ft % speed.total == 0 else 0
+    slowed = _slowed_by(c, ("half", "five", "minus10"))
+    diagonals = sum(1 for s in path.steps if s.diagonal)  # the same path on open ground:
+    plain = 5 * (len(path.steps) - diagonals) + sum(step_cost(True, 0, i) for i in range(diagonals))
+    if slowed and factor and plain > budget and path.cost_ft <= factor * base:
+        why = f"{what}; {c.id} may move {budget} ft while {_names(slowed)}, {factor * base} ft otherwise"
+        return RuleViolation(slowed[0][1], why)
+    compounded = [s.to.anchor for s in path.steps if s.doublings >= 2]
+    if compounded:
+        where = ", ".join(f"{x},{y}" for x, y in compounded)
+        why = f"{what} ({where}: movement cost doubled twice or more); {c.id} may move {budget} ft"
+        return RuleViolation("MOV-18", why)
+    return RuleViolation(rule, f"{what}; {c.id} may move {budget} ft")
 
 
 def straight(plan_: MovePlan) -> bool:

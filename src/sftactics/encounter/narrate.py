@@ -273,7 +273,11 @@ def move_lines(m: ev.Moved) -> list[str]:
     if m.kind == "push":
         return [f"{m.id} is pushed back {5 * (len(m.path) - 1)} ft ({m.rule or 'MAN-02'})"]
     if m.kind == "reposition":
-        return [f"{m.by} moves {m.id} to {end[0]},{end[1]} ({m.rule or 'MAN-09'})"]
+        return [f"{m.by} moves {m.id} {5 * (len(m.path) - 1)} ft to {end[0]},{end[1]} ({m.rule or 'MAN-09'})"]
+    if m.kind == "drag":
+        return [f"{m.id} drags {m.by} along: {_path(m.path)} ({m.rule or 'MAN-10'})"]
+    if m.kind == "dragged":
+        return [f"{m.id} is dragged by {m.by} to {end[0]},{end[1]} ({m.rule or 'MAN-10'})"]
     if m.part > 0:
         return [f"{m.id} {m.kind}s on: {_path(m.path)}"]
     if m.budget_ft is None:

@@ -117,6 +117,7 @@ class Combatant(_Model):
     in_hand: tuple[str, ...] | None = None  # weapons held (GEN-10); None: not tracked, all at hand
     confused_turn: ConfusedTurn | None = None  # this turn's confusion result (CON-06), until the turn ends
     confused_by: str | None = None  # the last creature that attacked it while confused (CON-06)
+    one_hand_grip: tuple[str, ...] = ()  # held two-handed weapons gripped in one hand (ACT-40): not wielded
 
     @property
     def name(self) -> str:

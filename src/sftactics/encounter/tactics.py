@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from sftactics.core.breakdown import BonusType, Term
 from sftactics.core.errors import RuleViolation
-from sftactics.encounter import space, timing
+from sftactics.encounter import hands, space, timing
 from sftactics.encounter.commands import (
     CoupDeGrace,
     CoveringFire,
@@ -34,8 +34,10 @@ from sftactics.encounter.outcomes import (
 )
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
+from sftactics.grid import forced
 from sftactics.grid.geometry import Footprint, footprint_distance_ft
 from sftactics.grid.lines import has_line_of_effect
+from sftactics.grid.space import Size, is_sub_square
 from sftactics.sf1e import actions_rules, injury, maneuvers
 from sftactics.sf1e.attack import Situation
 from sftactics.sf1e.objects import ObjectState
@@ -124,8 +126,12 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     c = _h("_actor")(tx, cmd.actor, ctx)
     t = _h("_target")(tx, c, cmd.target)
     kind = "full" if cmd.full_action else "standard"
+    if cmd.drag_to is not None and not (cmd.full_action and cmd.kind == "reposition"):
+        raise RuleViolation("MAN-10", "only a reposition made as a full action drags the target along")
     slot = _h("_slot")(tx, c, kind, f"a {cmd.kind.replace('_', ' ')}", ctx)
     _reach_check(c, t, cmd.weapon)
+    if cmd.kind == "grapple":
+        hands.check_free_hand(c, "MAN-05", "grapple")
     obj = (
         ObjectState(cmd.item or "item", hp=cmd.hp, max_hp=cmd.hp, hardness=cmd.hardness)
         if cmd.kind == "sunder"
@@ -140,6 +146,7 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
         condition=cmd.condition,
         item=cmd.item,
         obj=obj,
+        free_hand=hands.free_hands(c) >= 1,
         holding=holding(tx.state, c.id),
         full_action=cmd.full_action,
         zero_gravity=tx.state.gravity == "zero",
@@ -148,6 +155,9 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     _h("_spend")(tx, c, kind, f"{cmd.kind.replace('_', ' ')} {t.id}", "MAN-01", ctx, slot)
     tx.emit(AttackMade(attacker=c.id, target=t.id, weapon=result.weapon.name, hit=result.success, critical=False,
                        damage=None, result=_maneuver_data(c.id, t.id, result), notes=result.lines))  # fmt: skip
+    if result.success and (result.renewal or result.grapple_ended):
+        # the old grapple's expiry must not end the renewed one (MAN-07)
+        _end_grapple_effects(tx, c.id, t.id, "renewed" if result.condition is not None else "an item was taken")
     tx.creature(c.id, result.attacker)
     tx.creature(t.id, result.defender)
     if not result.success:
@@ -160,17 +170,87 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
     if cmd.kind == "bull_rush" and result.distance_ft:
         _push(tx, c, tx.state.get(t.id), result.distance_ft)
     if cmd.kind == "reposition" and result.distance_ft:
-        _reposition(tx, c, tx.state.get(t.id), cmd.to, result.distance_ft)
+        moved = _reposition(tx, c, tx.state.get(t.id), cmd.to, result.distance_ft)
+        if cmd.drag_to is not None and result.drag_ft:
+            _drag(tx, tx.state.get(c.id), tx.state.get(t.id), cmd.drag_to, min(moved, result.drag_ft))
     if cmd.kind == "disarm" and result.item:
         d = tx.state.get(t.id)
         if d.in_hand is not None and result.item in d.in_hand:
             from sftactics.encounter.events import CombatantChanged
 
-            tx.emit(CombatantChanged(id=t.id, changes={"in_hand": tuple(x for x in d.in_hand if x != result.item)}))
+            left = tuple(x for x in d.in_hand if x != result.item)
+            grips = tuple(x for x in d.one_hand_grip if x != result.item)
+            tx.emit(CombatantChanged(id=t.id, changes={"in_hand": left, "one_hand_grip": grips}))
+
+
+def _end_grapple_effects(tx: Tx, grappler: str, target: str | None, why: str) -> None:
+    """End the timed grapple effects ``grappler`` holds on ``target`` (on anyone if None), so that an old
+    expiry cannot end a renewed grapple (MAN-07)."""
+    for e in list(tx.state.effects):
+        held = e.condition is not None and e.condition.name in maneuvers.GRAPPLE_CONDITIONS
+        if held and e.source == grappler and e.target != grappler and target in (None, e.target):
+            tx.end_effect(e.id, why)
+
+
+def release_held(tx: Tx, grappler: str, why: str) -> None:
+    """Whoever ``grappler`` holds is free (MAN-07: the grapple ends at once when the grappler moves away)."""
+    _end_grapple_effects(tx, grappler, None, why)
+    for o in list(tx.state.combatants.values()):
+        if o.id != grappler and maneuvers.grappled_by(o.creature) == grappler:
+            end = maneuvers.end_grapple(o.creature, grappler, "grappler moved away")
+            tx.creature(o.id, end.creature, end.lines)
+
+
+def _taken(state: Encounter, *ids: str) -> frozenset[Square]:
+    """Squares of the creatures a forced movement cannot pass or end in: everyone on the map but the dead, the
+    fled and ``ids``."""
+    out: set[Square] = set()
+    for o in state.combatants.values():
+        if o.id in ids or o.fled or o.creature.has("dead"):
+            continue
+        fp = space.footprint(o)
+        if fp is not None:
+            out.update(fp.squares)
+    return frozenset(out)
+
+
+def _narrow_ok(t: Combatant) -> bool:
+    return is_sub_square(Size(t.creature.stat.size))
+
+
+def _forced_move(tx: Tx, t: Combatant, path: forced.ForcedPath, by: str, kind: str, rule: str) -> None:
+    """Forced movement as data: the squares the target went through (kind ``push``, ``reposition`` or ``drag``),
+    then why it stopped short, if it did."""
+    if len(path.positions) > 1:
+        squares = path.squares
+        tx.emit(Moved(id=t.id, path=squares, cost_ft=0, kind=kind, verb="is moved", by=by, rule=rule,
+                      steps=tuple(MoveStepData(to=sq, cost_ft=0) for sq in squares[1:])))  # fmt: skip
+        _out_of_reach_grapples(tx, t.id)
+    if path.stopped_by:
+        tx.note(f"{t.id} stops after {path.moved_ft} ft: {path.stopped_by} ({rule})", rule)
+    elif len(path.positions) <= 1:
+        tx.note(f"{t.id} does not move ({rule})", rule)
+
+
+def _out_of_reach_grapples(tx: Tx, moved: str) -> None:
+    """A grapple ends when forced movement leaves the held creature out of its grappler's reach (MAN-07)."""
+    s = tx.state
+    pairs = [(g, moved) for g in [maneuvers.grappled_by(s.creature(moved))] if g in s.combatants]
+    pairs += [(moved, o.id) for o in s.combatants.values() if maneuvers.grappled_by(o.creature) == moved]
+    for g, held in pairs:
+        grappler, target = s.get(g), s.get(held)
+        body = space.body(s, grappler)
+        reach = max((body.reach_ft or 0) if body is not None else 0, grappler.creature.stat.reach_ft)
+        dist = space.distance_ft(grappler, target)
+        if dist is not None and dist > reach:
+            _end_grapple_effects(tx, g, held, "out of the grappler's reach")
+            end = maneuvers.end_grapple(tx.state.creature(held), g, "grappler moved away")
+            tx.creature(held, end.creature, (f"{held} is moved out of {g}'s reach: the grapple ends (MAN-07)",))
 
 
 def _push(tx: Tx, c: Combatant, t: Combatant, distance_ft: int) -> None:
-    """Bull rush: directly away from the attacker, square by square, stopping at anything in the way (MAN-02)."""
+    """Bull rush: directly away from the attacker, square by square, ending in the last space the target could
+    legally enter before a wall, an obstacle or a creature (MAN-02)."""
     fc, ft = space.footprint(c), space.footprint(t)
     grid = tx.state.grid
     if fc is None or ft is None or grid is None or t.position is None:
@@ -179,60 +259,62 @@ def _push(tx: Tx, c: Combatant, t: Combatant, distance_ft: int) -> None:
     dy = (ft.y + ft.side / 2) - (fc.y + fc.side / 2)
     sx = (dx > 0) - (dx < 0)
     sy = (dy > 0) - (dy < 0)
-    taken = {sq for o in tx.state.combatants.values() if o.id != t.id and not o.creature.has("dead")
-             for fp in [space.footprint(o)] if fp is not None for sq in fp.squares}  # fmt: skip
-    path = [t.position]
-    x, y = t.position
-    for _ in range(distance_ft // 5):
-        nxt = Footprint(x + sx, y + sy, ft.side)
-        if not grid.fits(nxt) or any(sq in taken for sq in nxt.squares):
-            break
-        x, y = x + sx, y + sy
-        path.append((x, y))
-    if len(path) > 1:
-        tx.emit(
-            Moved(
-                id=t.id,
-                path=tuple(path),
-                cost_ft=0,
-                kind="push",
-                verb="is pushed back",
-                by=c.id,
-                rule="MAN-02",
-                steps=tuple(MoveStepData(to=sq, cost_ft=0) for sq in path[1:]),
-            )
-        )
+    path = forced.push(grid, ft, (sx, sy), distance_ft // 5, _taken(tx.state, t.id), can_enter_narrow=_narrow_ok(t))
+    _forced_move(tx, t, path, c.id, "push", "MAN-02")
 
 
-def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_ft: int) -> None:
-    """Reposition: to a square within the attacker's reach and within the distance of the target (MAN-09)."""
+def _reposition(tx: Tx, c: Combatant, t: Combatant, to: Square | None, distance_ft: int) -> int:
+    """Reposition: to a square within the attacker's reach and within the distance of the target, every space
+    on the way within reach (MAN-09). With no clear way there, the target goes straight toward ``to`` and ends
+    in the last space it could legally enter. Returns the feet moved."""
     if to is None or t.position is None:
         tx.note(f"{t.id} could be moved up to {distance_ft} ft: give 'to' to move it", "MAN-09")
-        return
+        return 0
     ft = space.footprint(t)
     assert ft is not None
     dest = Footprint(to[0], to[1], ft.side)
     if footprint_distance_ft(ft, dest) > distance_ft:
         raise RuleViolation("MAN-09", f"{to} is farther than {distance_ft} ft from {t.id}")
-    moved = t.model_copy(update={"position": to})
     melee = [w for w in c.creature.stat.weapons if w.is_melee]
-    if melee and not any(space.in_reach(c, moved, w) for w in melee):
+
+    def within_reach(fp: Footprint) -> bool:
+        moved = t.model_copy(update={"position": fp.anchor})
+        if not melee:
+            fc = space.footprint(c)
+            return fc is None or footprint_distance_ft(fc, fp) <= c.creature.stat.reach_ft
+        return any(space.in_reach(c, moved, w) for w in melee)
+
+    if not within_reach(dest):
         raise RuleViolation("MAN-09", f"{to} is outside {c.id}'s reach")
     grid = tx.state.grid
-    if grid is not None and not grid.fits(dest):
-        raise RuleViolation("MAN-09", f"{t.id} cannot stand at {to}")
-    tx.emit(
-        Moved(
-            id=t.id,
-            path=(t.position, to),
-            cost_ft=0,
-            kind="reposition",
-            verb="is moved",
-            by=c.id,
-            rule="MAN-09",
-            steps=(MoveStepData(to=to, cost_ft=0),),
-        )
-    )
+    if grid is None:
+        tx.emit(Moved(id=t.id, path=(t.position, to), cost_ft=0, kind="reposition", verb="is moved", by=c.id,
+                      rule="MAN-09", steps=(MoveStepData(to=to, cost_ft=0),)))  # fmt: skip
+        return footprint_distance_ft(ft, dest)
+    taken = _taken(tx.state, t.id)
+    narrow = _narrow_ok(t)
+    path = forced.shift(grid, ft, to, distance_ft, taken, allowed=within_reach, can_enter_narrow=narrow)
+    if path is None:
+        path = forced.toward(grid, ft, to, distance_ft, taken, allowed=within_reach, can_enter_narrow=narrow)
+    _forced_move(tx, t, path, c.id, "reposition", "MAN-09")
+    return path.moved_ft
+
+
+def _drag(tx: Tx, c: Combatant, t: Combatant, goal: Square, max_ft: int) -> None:
+    """A full-action reposition's drag (MAN-10): the attacker moves toward ``goal`` as far as it moved the
+    target (at most its speed), the target keeping its place beside it; both stop at the first obstacle either
+    meets. Part of the maneuver: neither provokes (the MAN-13 default)."""
+    fc, ft = space.footprint(c), space.footprint(t)
+    grid = tx.state.grid
+    if fc is None or ft is None or grid is None:
+        return
+    narrow = (is_sub_square(Size(c.creature.stat.size)), _narrow_ok(t))
+    a_path, t_path = forced.drag(grid, fc, ft, goal, max_ft, _taken(tx.state, c.id, t.id), can_enter_narrow=narrow)
+    if len(a_path.positions) > 1:
+        squares = a_path.squares
+        tx.emit(Moved(id=c.id, path=squares, cost_ft=0, kind="drag", verb="drags", by=t.id, rule="MAN-10",
+                      steps=tuple(MoveStepData(to=sq, cost_ft=0) for sq in squares[1:])))  # fmt: skip
+    _forced_move(tx, t, t_path, c.id, "dragged", "MAN-10")
 
 
 def do_escape(tx: Tx, cmd: Escape, ctx: Any) -> None:

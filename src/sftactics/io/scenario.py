@@ -53,6 +53,9 @@ class CombatantEntry(_Model):
     in_hand: tuple[str, ...] | None = Field(
         None, description="weapons held at the start; when given, weapons must be drawn to be used (GEN-10)"
     )
+    one_hand_grip: tuple[str, ...] = Field(
+        (), description="held two-handed weapons gripped in one hand at the start: not wielded (ACT-40, GEN-10)"
+    )
     ammo: dict[str, int] = Field(default_factory=dict, description="shots left per weapon (default: full)")
 
 
@@ -128,6 +131,7 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
             hidden=entry.hidden,
             in_hand=tuple(stat.weapon(n).name for n in entry.in_hand) if entry.in_hand is not None else None,
             ammo=entry.ammo,
+            one_hand_grip=tuple(stat.weapon(n).name for n in entry.one_hand_grip),
         )
     enc = Encounter(name=scen.name, options=scen.options, map=scen.map, combatants=combatants,
                     gravity=_gravity(grid), track_awareness=scen.track_awareness, start_at=scen.timeline)  # fmt: skip

@@ -405,5 +405,6 @@ def speed(c: Creature, mode: str | None = None) -> Breakdown:
         value = 5
     zeros = [n for n, e in effects.items() if e == "zero"]
     if zeros and value:
-        terms.append(Term(-value, f"cannot move ({', '.join(sorted(zeros))})", "CON-20", B))
+        rule = "CON-20" if "grappled" in zeros else cond.get(sorted(zeros)[0]).rule  # the condition that holds it
+        terms.append(Term(-value, f"cannot move ({', '.join(sorted(zeros))})", rule, B))
     return explain(f"{mode} speed", terms)
