@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from sftactics.core.errors import FileFormatError, RuleViolation, SftError
 from sftactics.dice.source import DiceSource, SeededDice
-from sftactics.encounter import flow, perception
+from sftactics.encounter import flow, footing, perception
 from sftactics.encounter.actions import HANDLERS, Ctx
 from sftactics.encounter.commands import Command, command_actor, parse_command
 from sftactics.encounter.events import EVENT_ADAPTER, Event, replay
@@ -53,6 +53,7 @@ def step(state: Encounter, command: Command, dice: DiceSource, *, decide: Reacti
     if actor is not None and command.type not in ("resume", "trigger"):
         tx.state.get(actor)  # unknown names are refused before anything happens
     HANDLERS[command.type](tx, command, Ctx())
+    footing.refresh_squeezing(tx)
     perception.refresh(tx)
     flow.check_end(tx)
     events = tx.finish()
