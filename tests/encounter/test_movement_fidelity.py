@@ -110,6 +110,13 @@ def test_a_blinded_charge_or_run_rolls_too() -> None:
     assert f.state.get("Tess").spent == ("full",)
 
 
+@pytest.mark.rule("CON-03", "ACT-50")
+def test_a_blinded_creature_cannot_charge_without_line_of_sight() -> None:
+    f = duel([], tess=BLIND, goblin=(6, 3))
+    e = refused(f, Charge(actor="Tess", target="Goblin", weapon="tactical baton"))
+    assert e.rule == "ACT-50" and "line of sight" in str(e)
+
+
 @pytest.mark.rule("CON-03")
 def test_the_simulation_policies_roll_the_blind_move_check(tmp_path: Path) -> None:
     room = "##############\n" + "#............#\n" * 5 + "##############"

@@ -68,6 +68,7 @@ from sftactics.sf1e import actions_rules, injury, stats
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.attack import Situation, resolve_attack
 from sftactics.sf1e.damage import mitigate, roll_damage
+from sftactics.sf1e.movement_rules import without_sight
 from sftactics.sf1e.statblock import ModifierSpec, Weapon
 from sftactics.sf1e.state import ConditionInstance
 
@@ -524,6 +525,8 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
     if not weapon.is_melee:
         raise RuleViolation("ACT-50", "a charge ends with a melee attack")
     target = _target(tx, c, cmd.target)
+    if without_sight(c.creature):
+        raise RuleViolation("ACT-50", f"{c.id} is blinded: a charge needs line of sight to {target.id} (CON-03)")
     footing.refuse_if_squeezing(tx, c, "charge")
     speed = stats.speed(c.creature).total
     me = space.footprint(c)

@@ -38,13 +38,19 @@ BLIND_FALL_SOURCE: Final = "moving blind"
 
 
 # ------------------------------------------------------------------------------------------- CON-03
-def moves_blind(creature: Creature) -> bool:
-    """Whether ``creature`` moves under the blinded movement rule: blinded, not incorporeal (SPA-16), and
-    without a working blindsight (a precise sense other than vision takes away blinded's other effects)."""
-    if "blinded" not in cond.active(creature) or special.moves_blind_at_full_speed(creature):
+def without_sight(creature: Creature) -> bool:
+    """Blinded and without a working blindsight: a precise sense other than vision takes away blinded's effects
+    other than the failed sight-based checks (CON-03)."""
+    active = cond.active(creature)
+    if "blinded" not in active:
         return False
-    lost = senses.lost_mechanisms(cond.active(creature))
-    return not senses.parse_senses(creature.stat).blindsight_reaches(None, lost)
+    return not senses.parse_senses(creature.stat).blindsight_reaches(None, senses.lost_mechanisms(active))
+
+
+def moves_blind(creature: Creature) -> bool:
+    """Whether ``creature`` moves under the blinded movement rule: :func:`without_sight` and not incorporeal
+    (an incorporeal creature moves at full speed when it cannot see, SPA-16)."""
+    return without_sight(creature) and not special.moves_blind_at_full_speed(creature)
 
 
 def blind_move_needs_check(creature: Creature, moved_ft: int) -> bool:
