@@ -7,6 +7,7 @@
 * ``timing.py``   - durations and expiries (CF-13, CF-14), turn-anchored effects;
 * ``flow.py``     - awareness, initiative, rounds and turns (CF-01..17), start/end of turn upkeep;
 * ``actions.py``  - resolving each command into events;
+* ``footing.py``  - squeezing (MOV-19) and moving blind (CON-03) on the way;
 * ``engine.py``   - ``step(state, command, dice)``, the only entry point; replay and undo;
 * ``policy.py``   - a simple built-in decision maker for ``sftactics run``;
 * ``narrate.py``  - events as lines a GM can read.

@@ -13,7 +13,7 @@ from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import CommandError, RuleViolation, SftError
 from sftactics.core.validation import first_problem
 from sftactics.dice import parse
-from sftactics.encounter import budget, confusion, flow, hands, movement, reactions, space, timing
+from sftactics.encounter import budget, confusion, flow, footing, hands, movement, reactions, space, timing
 from sftactics.encounter.commands import (
     AddCondition,
     Attack,
@@ -81,6 +81,7 @@ from sftactics.sf1e import actions_rules, injury, stats
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.attack import Situation, resolve_attack
 from sftactics.sf1e.damage import mitigate, roll_damage
+from sftactics.sf1e.movement_rules import without_sight
 from sftactics.sf1e.statblock import ModifierSpec, Weapon
 from sftactics.sf1e.state import ConditionInstance
 
@@ -244,9 +245,12 @@ def one_attack(
         tx.emit(CombatantChanged(id=attacker_id, changes={"attacks_this_turn": attacker.attacks_this_turn + 1}))
 
 
-def execute_move(tx: Tx, cid: str, plan: movement.MovePlan, kind: str) -> None:
+def execute_move(tx: Tx, cid: str, plan: movement.MovePlan, kind: str) -> bool:
     """Move along ``plan``, stopping for attacks of opportunity where the mover leaves a threatened square
-    (AOO-06, AOO-08): the attack comes first; a mover that drops stays where it was."""
+    (AOO-06, AOO-08): the attack comes first; a mover that drops stays where it was. A blinded mover going
+    faster than half speed first attempts its Acrobatics check (CON-03). False when it did not get to the end."""
+    if not footing.blind_move_allowed(tx, cid, plan.cost_ft):
+        return False
     pos = plan.positions
     if len(set(pos)) > 1:
         from sftactics.encounter.tactics import release_held
@@ -261,9 +265,10 @@ def execute_move(tx: Tx, cid: str, plan: movement.MovePlan, kind: str) -> None:
         reactions.attack_of_opportunity(tx, enemy, cid, f"leaves a threatened square ({pos[step][0]},{pos[step][1]})")
         if tx.state.get(cid).out_of_fight or tx.state.result is not None:
             tx.note(f"{cid}'s movement ends at {pos[done][0]},{pos[done][1]}", "AOO-08")
-            return
+            return False
     if done < len(pos) - 1:
         _segment(tx, cid, plan, done, len(pos) - 1, kind)
+    return True
 
 
 def _segment(tx: Tx, cid: str, plan: movement.MovePlan, a: int, b: int, kind: str) -> None:
@@ -280,6 +285,7 @@ def _segment(tx: Tx, cid: str, plan: movement.MovePlan, a: int, b: int, kind: st
     provokes = tuple(e for s, e in plan.provocations if s == b)
     tx.emit(Moved(id=cid, path=path, cost_ft=cost, diagonals=diagonals, kind=kind, verb=plan.what, steps=steps,
                   provokes=provokes, part=0 if a == 0 else 1, budget_ft=plan.budget_ft))  # fmt: skip
+    footing.refresh_squeezing(tx, (cid,))
 
 
 # ---------------------------------------------------------------- ammunition and held weapons
@@ -428,6 +434,7 @@ def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
 
 def do_full_attack(tx: Tx, cmd: FullAttack, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
+    slot = _slot(tx, c, "full", "full attack", ctx)  # the surprise round and restricted turns first (CF-09, CF-17)
     w1 = _weapon(c, cmd.weapon)
     w2 = _weapon(c, cmd.second_weapon or cmd.weapon)
     t2 = cmd.second_target or cmd.target
@@ -442,7 +449,7 @@ def do_full_attack(tx: Tx, cmd: FullAttack, ctx: Ctx) -> None:
     else:
         _check_ammo(c, w1)
         _check_ammo(c, w2)
-    _spend(tx, c, "full", "full attack", "ACT-53", ctx)
+    _spend(tx, c, "full", "full attack", "ACT-53", ctx, slot)
     _use_ammo(tx, c, w1)
     _use_ammo(tx, c, w2)
     if cmd.fight_defensively:
@@ -537,11 +544,15 @@ def do_run(tx: Tx, cmd: Run, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
     slot = _slot(tx, c, "full", "run", ctx)
     rules = actions_rules.run(c.creature)
+    footing.refuse_if_squeezing(tx, c, "run")
     threats = reactions.threats_against(tx.state, c)
     plan = movement.plan(tx.state, c, to=cmd.to, path=cmd.path, budget_ft=rules.max_ft, threats=threats,
                          running=True, what="runs", rule="ACT-54")  # fmt: skip
     if not movement.straight(plan):
         raise RuleViolation("ACT-54", "running goes in a straight line")
+    tight = footing.squeezes_on(tx, c, plan.positions[1:])
+    if tight is not None:
+        raise RuleViolation("MOV-19", f"{c.id} would squeeze at {tight[0]},{tight[1]}: no running while squeezing")
     _spend(tx, c, "full", "run", "ACT-54", ctx, slot)
     tx.start_effect(c.id, "running", expires=timing.until_start_of_next_turn(tx.state, c.id),
                     condition=rules.condition, rule="ACT-54")  # fmt: skip
@@ -558,8 +569,7 @@ def do_minimum_move(tx: Tx, cmd: MinimumMove, ctx: Ctx) -> None:
         raise RuleViolation("ACT-56", f"{c.id} cannot move at all")
     slot = _slot(tx, c, "full", "minimum movement", ctx)
     threats = reactions.threats_against(tx.state, c)
-    plan = movement.plan(tx.state, c, to=cmd.to, path=None, budget_ft=5, threats=threats,
-                         what="moves (minimum movement)", rule="ACT-56")  # fmt: skip
+    plan = movement.minimum_plan(tx.state, c, cmd.to, threats=threats)
     _spend(tx, c, "full", "minimum movement", "ACT-56", ctx, slot)
     execute_move(tx, c.id, plan, "move")
 
@@ -567,14 +577,18 @@ def do_minimum_move(tx: Tx, cmd: MinimumMove, ctx: Ctx) -> None:
 def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
     """ACT-50: up to double speed straight to the nearest square from which it can attack, at least 10 ft,
     through a clear path (no creatures, nothing that slows), then one melee attack at -2; -2 AC until the start
-    of its next turn."""
+    of its next turn. ``to``/``path`` name the square to attack from (one of the nearest) and the way there;
+    without them the engine picks the nearest square most directly toward the target."""
     c = _actor(tx, cmd.actor, ctx)
+    slot = _slot(tx, c, "full", "charge", ctx)
     weapon = _weapon(c, cmd.weapon)
     if not weapon.is_melee:
         raise RuleViolation("ACT-50", "a charge ends with a melee attack")
     target = _target(tx, c, cmd.target)
     _check_in_hand(c, weapon)
-    slot = _slot(tx, c, "full", "charge", ctx)
+    if without_sight(c.creature):
+        raise RuleViolation("ACT-50", f"{c.id} is blinded: a charge needs line of sight to {target.id} (CON-03)")
+    footing.refuse_if_squeezing(tx, c, "charge")
     speed = stats.speed(c.creature).total
     me = space.footprint(c)
     fp_t = space.footprint(target)
@@ -590,18 +604,24 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
     squares = movement.attack_squares(tx.state, c, target, can_hit)
     if not squares:
         raise RuleViolation("ACT-50", f"no square lets {c.id} attack {target.id}")
-    goal = squares[0]
+    goal = movement.charge_goal(c, target, squares, to=cmd.to, path=cmd.path, can_hit=can_hit)
     straight_ft = geometry.footprint_distance_ft(me, Footprint(goal[0], goal[1], me.side))
     rules = actions_rules.charge(c.creature, distance_ft=straight_ft)
     why_not = movement.clear_line(tx.state, c, goal)
     if why_not is not None:
         raise RuleViolation("ACT-50", f"no clear path for a charge: {why_not}")
     threats = reactions.threats_against(tx.state, c)
-    plan = movement.plan(tx.state, c, to=goal, path=None, budget_ft=2 * speed, threats=threats, charging=True,
-                         running=True, what="charges", rule="ACT-50")  # fmt: skip
+    try:
+        plan = movement.plan(tx.state, c, to=None if cmd.path else goal, path=cmd.path, budget_ft=2 * speed,
+                             threats=threats, charging=True, running=True, what="charges", rule="ACT-50")  # fmt: skip
+    except RuleViolation as e:
+        raise RuleViolation("ACT-50", f"no clear, straight path for a charge: {e}") from None
     if plan.cost_ft != straight_ft:
         why = f"the path to {goal} is not clear and straight ({plan.cost_ft} ft for {straight_ft})"
         raise RuleViolation("ACT-50", why)
+    tight = footing.squeezes_on(tx, c, plan.positions[1:])
+    if tight is not None:
+        raise RuleViolation("ACT-50", f"no charging through the narrow space at {tight[0]},{tight[1]} (MOV-19)")
     _spend(tx, c, "full", f"charge {target.id}", "ACT-50", ctx, slot)
     tx.start_effect(
         c.id,
@@ -610,8 +630,8 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
         modifiers=(rules.ac_modifier,),
         rule="ACT-50",
     )
-    execute_move(tx, c.id, plan, "charge")
-    if tx.state.get(c.id).out_of_fight or tx.state.get(target.id).creature.has("dead"):
+    arrived = execute_move(tx, c.id, plan, "charge")
+    if not arrived or tx.state.get(c.id).out_of_fight or tx.state.get(target.id).creature.has("dead"):
         return
     one_attack(tx, c.id, target.id, weapon, [rules.attack_term])
 

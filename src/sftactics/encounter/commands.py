@@ -100,12 +100,16 @@ class Run(_Cmd):
 
 
 class Charge(_Cmd):
-    """Full action: up to double speed straight at a foe, then one melee attack at -2; -2 AC (ACT-50)."""
+    """Full action: up to double speed straight at a foe, then one melee attack at -2; -2 AC (ACT-50). ``to``:
+    the square to attack from (one of the nearest from which the weapon reaches the foe); ``path``: the squares
+    on the way, ending there. Without either the engine picks the nearest square most directly toward the foe."""
 
     type: Literal["charge"] = "charge"
     actor: str
     target: str
     weapon: str | None = None
+    to: tuple[int, int] | None = None
+    path: tuple[tuple[int, int], ...] | None = None
 
 
 class MinimumMove(_Cmd):

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from sftactics.core.errors import CommandError, FileFormatError, RuleViolation, SftError
 from sftactics.dice.source import DiceSource, SeededDice
-from sftactics.encounter import confusion, flow, hands, perception, restraint
+from sftactics.encounter import confusion, flow, footing, hands, perception, restraint
 from sftactics.encounter.actions import HANDLERS, Ctx
 from sftactics.encounter.commands import Command, command_actor, parse_command
 from sftactics.encounter.events import EVENT_ADAPTER, Event, replay
@@ -61,6 +61,7 @@ def step(state: Encounter, command: Command, dice: DiceSource, *, decide: Reacti
             restraint.check(me, command)  # grappled, pinned, panicked: refused naming the condition
     HANDLERS[command.type](tx, command, Ctx())
     hands.drop_forced(tx)  # panicked and stunned creatures drop what they hold
+    footing.refresh_squeezing(tx)
     perception.refresh(tx)
     flow.check_end(tx)
     events = tx.finish()

@@ -9,12 +9,14 @@ be resolved before it goes on (AOO-06, AOO-08).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import space
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.geometry import Footprint, count_squares, footprint_distance_ft
+from sftactics.grid.map import Feature
 from sftactics.grid.movement import MoveMode, Mover, Occupant, PricedPath, find_path, price_path, step_cost
 from sftactics.grid.space import Size, is_sub_square
 from sftactics.sf1e import conditions as cond
@@ -190,7 +192,40 @@ def _too_far(c: Combatant, path: PricedPath, budget: int, budget_ft: int | None,
         where = ", ".join(f"{x},{y}" for x, y in compounded)
         why = f"{what} ({where}: movement cost doubled twice or more); {c.id} may move {budget} ft"
         return RuleViolation("MOV-18", why)
+    tight = sum(1 for s in path.steps if s.squeezed)
+    if tight:
+        more = f"squeezing through {tight} narrow space(s) costs double movement"
+        return RuleViolation("MOV-19", f"{what}; {c.id} may move {budget} ft: {more}")
     return RuleViolation(rule, f"{what}; {c.id} may move {budget} ft")
+
+
+def minimum_plan(
+    state: Encounter, c: Combatant, to: Square, *, threats: dict[str, frozenset[Square]] | None = None
+) -> MovePlan:
+    """Minimum movement (ACT-56, MOV-20): one step to an adjacent square, diagonal or into difficult terrain,
+    whatever it costs and whatever penalties cut the speed; never through walls or impassable ground, nor to a
+    square it may not stop in. It provokes as movement does."""
+    if c.position is None:
+        raise RuleViolation("MOV-05", f"{c.id} has no position on the map")
+    dx, dy = to[0] - c.position[0], to[1] - c.position[1]
+    if max(abs(dx), abs(dy)) != 1:
+        raise RuleViolation("ACT-56", f"minimum movement is one step of 5 ft to an adjacent square, not to {to}")
+    grid = state.grid
+    if grid is None:
+        taken = _occupied(state, c, to)
+        if taken:
+            raise RuleViolation("MOV-16", f"{c.id} cannot end its move in {taken}'s square")
+        line = f"{c.id} moves 5 ft to {to[0]},{to[1]} (minimum movement, ACT-56)"
+        return MovePlan((c.position, to), (5,), (bool(dx and dy),), (), (line,))
+    priced = price_path(grid, c.position, [to], mover_for(c), occupants=occupants(state, c), threats=threats,
+                        diagonals_before=c.diagonals)  # fmt: skip
+    if not priced.end_legal:
+        raise RuleViolation("MOV-16", f"{c.id} cannot end its move in an occupied square")
+    step = priced.steps[0]
+    line = (f"{c.id} moves 5 ft to {to[0]},{to[1]} (minimum movement, ACT-56: allowed whatever the speed; "
+            f"the step costs {step.cost_ft} ft of movement)")  # fmt: skip
+    provs = tuple(sorted((p.step, p.enemy) for p in priced.provocations))
+    return MovePlan(priced.squares, (step.cost_ft,), (step.diagonal,), provs, (line,))
 
 
 def straight(plan_: MovePlan) -> bool:
@@ -226,17 +261,56 @@ def attack_squares(state: Encounter, c: Combatant, target: Combatant, reach_ok: 
     return out
 
 
+def charge_goal(
+    c: Combatant,
+    target: Combatant,
+    squares: list[Square],
+    *,
+    to: Square | None,
+    path: tuple[Square, ...] | None,
+    can_hit: Callable[[Footprint], bool],
+) -> Square:
+    """The square a charge ends in (ACT-50). ``squares`` are the squares from which ``c`` could attack
+    ``target``, nearest first (:func:`attack_squares`). Without ``to`` or ``path`` the first of them; otherwise
+    the one named, which must let ``c`` attack and be one of the nearest such squares (the rules make the
+    charger end in the space closest to its start)."""
+    if to is None and not path:
+        return squares[0]
+    if path is not None and not path:
+        raise RuleViolation("ACT-50", "a charge path needs at least one square")
+    goal = to if to is not None else path[-1]  # type: ignore[index]
+    if path and to is not None and path[-1] != to:
+        raise RuleViolation("ACT-50", f"the charge path ends at {path[-1]}, not at {to}")
+    me = space.footprint(c)
+    assert me is not None
+    fp = Footprint(goal[0], goal[1], me.side)
+    if not can_hit(fp):
+        raise RuleViolation("ACT-50", f"{c.id} could not attack {target.id} from {goal[0]},{goal[1]}")
+    nearest = footprint_distance_ft(me, Footprint(squares[0][0], squares[0][1], me.side))
+    dist = footprint_distance_ft(me, fp)
+    if dist > nearest:
+        raise RuleViolation(
+            "ACT-50",
+            f"a charge ends in the nearest square from which {c.id} can attack {target.id}: {goal[0]},{goal[1]} "
+            f"is {dist} ft away, {squares[0][0]},{squares[0][1]} only {nearest} ft",
+        )
+    return goal
+
+
+#: Squares the straight line of a charge may not cross: walls, obstacles, ground that slows movement (difficult
+#: terrain, low obstacles) and narrow passages (squeezing makes the charger entangled) (ACT-50, MOV-19).
+CHARGE_BLOCKERS = Feature.SOLID | Feature.IMPASSABLE | Feature.COVER | Feature.DIFFICULT | Feature.LOW | Feature.NARROW
+
+
 def clear_line(state: Encounter, c: Combatant, goal: Square) -> str | None:
     """Why the straight line from ``c``'s space to ``goal`` is not clear for a charge (ACT-50), or None: every
-    square the line crosses must be free of walls, obstacles, difficult terrain and creatures (helpless ones
-    excepted)."""
-    from sftactics.grid.map import Feature
-
+    square the line crosses must be free of walls, obstacles, difficult terrain, narrow passages and creatures
+    (helpless ones excepted)."""
     grid = state.grid
     me = space.footprint(c)
     if grid is None or me is None:
         return None
-    bad = Feature.SOLID | Feature.IMPASSABLE | Feature.COVER | Feature.DIFFICULT | Feature.LOW
+    bad = CHARGE_BLOCKERS
     occ = occupants(state, c)
     x0, y0 = me.x + me.side / 2, me.y + me.side / 2
     x1, y1 = goal[0] + me.side / 2, goal[1] + me.side / 2

@@ -34,6 +34,7 @@ from sftactics.grid.geometry import check_range
 from sftactics.grid.map import Feature
 from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
 from sftactics.grid.space import Size, footprint_side, is_sub_square
+from sftactics.grid.squeezing import has_narrow_squares
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import criticals, damage, injury, stats
 from sftactics.sf1e.actions_rules import INTERSECTION_AC
@@ -212,6 +213,9 @@ def unsupported(enc: Encounter) -> list[str]:
         ]
         if interior or grid.blocking_edges:
             out.append("walls inside the map (who can see whom is the engine's perception)")
+        if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in
+                                            enc.combatants.values()):  # fmt: skip
+            out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
     if len(enc.sides()) != 2:
         out.append("more or fewer than two sides")
     for c in enc.combatants.values():

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from sftactics.encounter.movement import CHARGE_BLOCKERS
 from sftactics.encounter.state import Encounter
 from sftactics.grid.map import Feature
 from sftactics.sf1e.actions_rules import INTERSECTION_AC
@@ -108,7 +109,7 @@ def tactical_fields(
     sides = cover_sides(grid) if tactical and grid is not None else np.zeros(1, dtype=np.int32)
     block = np.zeros(1, dtype=np.bool_)
     if tactical and grid is not None:
-        bad = Feature.SOLID | Feature.IMPASSABLE | Feature.COVER | Feature.DIFFICULT | Feature.LOW  # clear_line
+        bad = CHARGE_BLOCKERS  # movement.clear_line
         block = np.array([bool(grid.cells[i] & bad) for i in range(grid.width * grid.height)], dtype=np.bool_)
     if tactical:
         seen: dict[tuple[Any, ...], tuple[int, int, float, float]] = {}
