@@ -273,6 +273,8 @@ def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
             return "a grenade without a burst"
         if w.area.save not in (None, "ref") or (w.area.save and w.area.on_save not in ("half", "none")):
             return "a grenade with a save other than Reflex half"
+        if w.area.riders:
+            return "a grenade whose explosion gives conditions"
         return ""
     if w.critical:
         eff = criticals.parse_critical(w.critical)
