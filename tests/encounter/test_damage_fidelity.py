@@ -6,8 +6,19 @@ from __future__ import annotations
 import pytest
 
 from sftactics.content.armory import find_weapon
-from sftactics.encounter.commands import Begin, EndTurn, ThrowGrenade, UseAbility
+from sftactics.core.errors import RuleViolation
+from sftactics.encounter.commands import (
+    Attack,
+    Begin,
+    EndTurn,
+    FullAttack,
+    Move,
+    PickUp,
+    ThrowGrenade,
+    UseAbility,
+)
 from sftactics.encounter.engine import Fight
+from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.state import ConditionInstance
 from tests.builders import npc, pc
 from tests.encounter.helpers import combatant, encounter, fight
@@ -125,3 +136,154 @@ def test_the_compiled_kernel_refuses_grenades_with_riders() -> None:
 
     f = grenadier("incendiary grenade I", [], goblin=(5, 3))
     assert any("incendiary grenade I" in why for why in unsupported(f.start))
+
+
+# ---------------------------------------------------------------- Arc (ATK-15)
+def arc_fight(dice: list[int], options: Sf1eOptions | None = None, **positions: tuple[int, int]) -> Fight:
+    """Tess (static arc pistol: 1d6 E, Arc 2) at ``tess`` (default 0,0), acting first; the others are aliens
+    with 20 HP unless named ``ally_*`` (Tess's side)."""
+    pistol = find_weapon("static arc pistol")
+    assert pistol is not None and pistol.critical == "Arc 2"
+    tess = pc(name="Tess", weapons=[pistol.model_dump()])
+    cs = [combatant("Tess", "party", tess, initiative=30, position=positions.pop("tess", (0, 0)))]
+    for i, (name, at) in enumerate(positions.items()):
+        side = "party" if name.startswith("ally") else "aliens"
+        cid = name.capitalize()
+        cs.append(combatant(cid, side, npc(name=cid, hp=20), initiative=10 - i, position=at))
+    kw = {"options": options} if options is not None else {}
+    f = fight(encounter(*cs, map=OPEN, **kw), dice)
+    f.do(Begin())
+    return f
+
+
+@pytest.mark.rule("ATK-15", "ATK-14")
+def test_an_arc_leaps_to_the_nearest_creature_within_10_ft() -> None:
+    # natural 20 against EAC 13: critical; 1d6 twice = 3 + 4 = 7 to Goblin; the arc's 2 electricity (not
+    # doubled) to Ogre, 5 ft from Goblin; Troll, 10 ft from Goblin, is farther and takes nothing
+    f = arc_fight([20, 3, 4], goblin=(5, 0), ogre=(6, 0), troll=(5, 2))
+    events = f.do(Attack(actor="Tess", target="Goblin"))
+    assert f.state.creature("Goblin").state.hp == 13
+    assert f.state.creature("Ogre").state.hp == 18
+    assert f.state.creature("Troll").state.hp == 20
+    attack = next(e for e in events if e.type == "attack_made")
+    assert any("arc 2" in line and "Ogre" in line for line in attack.lines)
+
+
+@pytest.mark.rule("ATK-15")
+def test_no_arc_beyond_10_ft_and_never_to_the_attacker_by_default() -> None:
+    # Tess is adjacent to Goblin; Ogre is 15 ft from Goblin: the arc finds no one
+    f = arc_fight([20, 3, 4], tess=(4, 0), goblin=(5, 0), ogre=(8, 0))
+    f.do(Attack(actor="Tess", target="Goblin"))
+    assert f.state.creature("Ogre").state.hp == 20
+    assert f.state.creature("Tess").state.sp == 28
+
+
+@pytest.mark.rule("ATK-15")
+def test_the_option_lets_the_arc_strike_the_attacker() -> None:
+    f = arc_fight([20, 3, 4], Sf1eOptions(arc_can_strike_attacker=True), tess=(4, 0), goblin=(5, 0), ogre=(8, 0))
+    f.do(Attack(actor="Tess", target="Goblin"))
+    assert f.state.creature("Tess").state.sp == 28 - 2
+
+
+@pytest.mark.rule("ATK-15")
+def test_among_equally_near_creatures_the_attacker_chooses() -> None:
+    # Ally (Tess's side) at 5,1 and Ogre at 6,0 are both 5 ft from Goblin: without a choice, the enemy
+    f = arc_fight([20, 3, 4], goblin=(5, 0), ally=(5, 1), ogre=(6, 0))
+    f.do(Attack(actor="Tess", target="Goblin"))
+    assert (f.state.creature("Ogre").state.hp, f.state.creature("Ally").state.hp) == (18, 20)
+    # the attacker may name the other one
+    f = arc_fight([20, 3, 4], goblin=(5, 0), ally=(5, 1), ogre=(6, 0))
+    f.do(Attack(actor="Tess", target="Goblin", arc_to="Ally"))
+    assert (f.state.creature("Ogre").state.hp, f.state.creature("Ally").state.hp) == (20, 18)
+
+
+@pytest.mark.rule("ATK-15")
+def test_an_arc_to_a_creature_that_is_not_nearest_is_refused() -> None:
+    f = arc_fight([20, 3, 4], goblin=(5, 0), ogre=(6, 0), troll=(5, 2))
+    with pytest.raises(RuleViolation) as e:
+        f.do(Attack(actor="Tess", target="Goblin", arc_to="Troll"))
+    assert e.value.rule == "ATK-15"
+    assert f.state.timeline.turn == "Tess" and f.state.get("Tess").spent == ()
+
+
+# ---------------------------------------------------------------- thrown weapons (ATK-04, ATK-13, ACT-34)
+def baton_fight(dice: list[int], **positions: tuple[int, int]) -> Fight:
+    """Tess (the armory's tactical baton: melee, operative, thrown 20 ft) at ``tess`` (default 0,0) acts first;
+    an alien (KAC 15, 20 HP) at each other named position."""
+    baton = find_weapon("tactical baton")
+    assert baton is not None and baton.thrown and baton.is_melee
+    tess = pc(name="Tess", weapons=[baton.model_dump()])
+    cs = [combatant("Tess", "party", tess, initiative=30, position=positions.pop("tess", (0, 0)))]
+    for i, (name, at) in enumerate(positions.items()):
+        cid = name.capitalize()
+        cs.append(combatant(cid, "aliens", npc(name=cid, hp=20), initiative=10 - i, position=at))
+    f = fight(encounter(*cs, map=OPEN), dice)
+    f.do(Begin())
+    return f
+
+
+def next_turn(f: Fight) -> None:
+    """End Tess's turn and everyone else's until Tess's next turn."""
+    f.do(EndTurn(actor="Tess"))
+    while f.state.timeline.turn != "Tess":
+        turn = f.state.timeline.turn
+        assert turn is not None
+        f.do(EndTurn(actor=turn))
+
+
+@pytest.mark.rule("ATK-04", "DMG-02", "ACT-34")
+def test_a_thrown_baton_leaves_the_hand_and_lies_in_the_targets_square() -> None:
+    # Goblin is 15 ft away, beyond the baton's reach: it is thrown. BAB 4 + Str 3 = +7 (a thrown attack uses
+    # Strength even for an operative weapon): d20 12 + 7 = 19 vs KAC 15 hits; 1d4 2 + Str 3 = 5
+    f = baton_fight([12, 2], goblin=(3, 0))
+    f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton"))
+    assert f.state.creature("Goblin").state.hp == 15
+    assert f.state.get("Tess").on_ground == {"tactical baton": (3, 0)}
+    next_turn(f)
+    with pytest.raises(RuleViolation) as e:
+        f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton"))
+    assert e.value.rule == "ACT-34"
+
+
+@pytest.mark.rule("ATK-13", "ACT-34")
+def test_a_missed_throw_scatters_and_the_weapon_is_picked_up_as_a_move_action() -> None:
+    # d20 3 + 7 = 10 misses KAC 15; d8 1: back toward the thrower; d4 2: two squares short of 5,2, at 3,2
+    f = baton_fight([3, 1, 2], tess=(0, 2), goblin=(5, 2))
+    f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton"))
+    assert f.state.get("Tess").on_ground == {"tactical baton": (3, 2)}
+    with pytest.raises(RuleViolation) as e:  # 15 ft away: out of reach
+        f.do(PickUp(actor="Tess", weapon="tactical baton"))
+    assert e.value.rule == "ACT-34"
+    f.do(Move(actor="Tess", to=(2, 2)))
+    next_turn(f)
+    f.do(PickUp(actor="Tess", weapon="tactical baton"))
+    tess = f.state.get("Tess")
+    assert tess.on_ground == {} and tess.spent == ("move",)
+
+
+@pytest.mark.rule("ATK-02", "ACT-34")
+def test_a_baton_strikes_in_melee_within_reach_and_stays_in_hand() -> None:
+    # adjacent: a melee attack, operative: BAB 4 + Dex 2 = +6: d20 10 + 6 = 16 vs KAC 15; 1d4 3 + Str 3 = 6
+    f = baton_fight([10, 3], tess=(2, 0), goblin=(3, 0))
+    events = f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton"))
+    assert f.state.creature("Goblin").state.hp == 14
+    assert f.state.get("Tess").on_ground == {}
+    attack = next(e for e in events if e.type == "attack_made")
+    assert not any("range" in line for line in attack.lines)
+
+
+@pytest.mark.rule("ATK-04", "ACT-34")
+def test_throwing_at_an_adjacent_target_on_request() -> None:
+    # throw: BAB 4 + Str 3 = +7: d20 10 + 7 = 17 hits; 1d4 1 + 3 = 4; the baton lies in the Goblin's square
+    f = baton_fight([10, 1], tess=(2, 0), goblin=(3, 0))
+    f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton", throw=True))
+    assert f.state.creature("Goblin").state.hp == 16
+    assert f.state.get("Tess").on_ground == {"tactical baton": (3, 0)}
+
+
+@pytest.mark.rule("ACT-53", "ACT-34")
+def test_a_full_attack_cannot_throw_the_same_baton_twice() -> None:
+    f = baton_fight([], goblin=(3, 0))
+    with pytest.raises(RuleViolation) as e:
+        f.do(FullAttack(actor="Tess", target="Goblin", weapon="tactical baton"))
+    assert e.value.rule == "ACT-34"
