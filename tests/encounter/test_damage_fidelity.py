@@ -18,6 +18,7 @@ from sftactics.encounter.commands import (
     UseAbility,
 )
 from sftactics.encounter.engine import Fight
+from sftactics.encounter.events import EVENT_ADAPTER, replay
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.state import ConditionInstance
 from tests.builders import npc, pc
@@ -238,7 +239,7 @@ def test_a_thrown_baton_leaves_the_hand_and_lies_in_the_targets_square() -> None
     f = baton_fight([12, 2], goblin=(3, 0))
     f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton"))
     assert f.state.creature("Goblin").state.hp == 15
-    assert f.state.get("Tess").on_ground == {"tactical baton": (3, 0)}
+    assert f.state.get("Tess").on_ground == {"tactical baton": [3, 0]}
     next_turn(f)
     with pytest.raises(RuleViolation) as e:
         f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton"))
@@ -250,7 +251,7 @@ def test_a_missed_throw_scatters_and_the_weapon_is_picked_up_as_a_move_action() 
     # d20 3 + 7 = 10 misses KAC 15; d8 1: back toward the thrower; d4 2: two squares short of 5,2, at 3,2
     f = baton_fight([3, 1, 2], tess=(0, 2), goblin=(5, 2))
     f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton"))
-    assert f.state.get("Tess").on_ground == {"tactical baton": (3, 2)}
+    assert f.state.get("Tess").on_ground == {"tactical baton": [3, 2]}
     with pytest.raises(RuleViolation) as e:  # 15 ft away: out of reach
         f.do(PickUp(actor="Tess", weapon="tactical baton"))
     assert e.value.rule == "ACT-34"
@@ -278,7 +279,7 @@ def test_throwing_at_an_adjacent_target_on_request() -> None:
     f = baton_fight([10, 1], tess=(2, 0), goblin=(3, 0))
     f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton", throw=True))
     assert f.state.creature("Goblin").state.hp == 16
-    assert f.state.get("Tess").on_ground == {"tactical baton": (3, 0)}
+    assert f.state.get("Tess").on_ground == {"tactical baton": [3, 0]}
 
 
 @pytest.mark.rule("ACT-53", "ACT-34")
@@ -287,3 +288,11 @@ def test_a_full_attack_cannot_throw_the_same_baton_twice() -> None:
     with pytest.raises(RuleViolation) as e:
         f.do(FullAttack(actor="Tess", target="Goblin", weapon="tactical baton"))
     assert e.value.rule == "ACT-34"
+
+
+@pytest.mark.rule("ACT-34")
+def test_where_a_thrown_weapon_lies_survives_a_replay_from_json() -> None:
+    f = baton_fight([3, 1, 2], tess=(0, 2), goblin=(5, 2))
+    f.do(Attack(actor="Tess", target="Goblin", weapon="tactical baton"))
+    events = [EVENT_ADAPTER.validate_json(EVENT_ADAPTER.dump_json(e)) for batch in f.events for e in batch]
+    assert replay(f.start, events) == f.state

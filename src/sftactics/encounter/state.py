@@ -102,7 +102,7 @@ class Combatant(_Model):
     hidden: bool = False  # starts the fight hidden (Stealth) from its opponents
     ammo: dict[str, int] = Field(default_factory=dict)  # shots (or grenades) left per weapon; missing = full
     in_hand: tuple[str, ...] | None = None  # weapons held (GEN-10); None: not tracked, all at hand
-    on_ground: dict[str, Square] = Field(default_factory=dict)  # its thrown weapons lying on the map (ACT-34)
+    on_ground: dict[str, list[int]] = Field(default_factory=dict)  # its thrown weapons lying at [x, y] (ACT-34)
 
     @property
     def name(self) -> str:

@@ -70,7 +70,10 @@ def landing(state: Encounter, attacker: Combatant, target: Combatant, hit: bool,
     sq = min(fb.squares, key=lambda s: (geometry.footprint_distance_ft(fa, geometry.Footprint(s[0], s[1])), s))
     if hit:
         return sq
-    x, y = scatter(sq, fa, d8, d4, target_is_square=True)
+    try:
+        x, y = scatter(sq, fa, d8, d4, target_is_square=True)
+    except ValueError:  # the thrower stands on the target's square: no way back toward it, it drops there
+        return sq
     grid = state.grid
     if grid is not None:
         x, y = min(max(x, 0), grid.width - 1), min(max(y, 0), grid.height - 1)
@@ -88,7 +91,7 @@ def land(tx: Tx, attacker_id: str, target_id: str, weapon: Weapon, hit: bool) ->
         d8 = tx.dice.die(8, f"{weapon.name} scatter direction")
         d4 = tx.dice.die(4, f"{weapon.name} scatter distance")
     x, y = landing(s, attacker, target, hit, d8, d4)
-    changes: dict[str, object] = {"on_ground": {**attacker.on_ground, weapon.name: (x, y)}}
+    changes: dict[str, object] = {"on_ground": {**attacker.on_ground, weapon.name: [x, y]}}  # JSON's own shape
     if attacker.in_hand is not None:
         changes["in_hand"] = tuple(n for n in attacker.in_hand if n != weapon.name)
     tx.emit(CombatantChanged(id=attacker_id, changes=changes))
