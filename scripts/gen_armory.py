@@ -46,6 +46,25 @@ HEADER = """\
 
 ARMOR_TYPES = {"light": "light", "heavy": "heavy", "power": "powered"}
 
+#: The special effects of the grenades' explode entries (CRB p. 177-179), which the compendium keeps only in a
+#: chat text our copy of it lacks: the condition each creature that fails its Reflex save gains (SV-09).
+_BURN = "burning"
+EXPLODE_RIDERS: dict[str, dict[str, str]] = {
+    **{f"Cryo grenade {g}": {"condition": "staggered", "rounds": "1"} for g in ("I", "II", "III")},
+    "Cryo Grenade IV": {"condition": "staggered", "rounds": "1"},
+    "Flash grenade I": {"condition": "blinded", "rounds": "1d4"},
+    "Flash grenade II": {"condition": "blinded", "rounds": "1d4"},
+    "Flash grenade III": {"condition": "blinded", "rounds": "1d6"},
+    "Flash grenade IV": {"condition": "blinded", "rounds": "1d8"},
+    "Incendiary grenade I": {"condition": _BURN, "value": "1d4"},
+    "Incendiary grenade II": {"condition": _BURN, "value": "1d6"},
+    "Incendiary grenade III": {"condition": _BURN, "value": "1d6"},
+    "Incendiary grenade IV": {"condition": _BURN, "value": "3d6"},
+    "Incendiary grenade V": {"condition": _BURN, "value": "5d6"},
+    "Incendiary grenade VI": {"condition": _BURN, "value": "6d6"},
+    **{f"Screamer grenade {g}": {"condition": "deafened", "minutes": "1d4"} for g in ("I", "II", "III", "IV")},
+}
+
 
 def _int(v: Any) -> int | None:
     if isinstance(v, bool) or v in (None, ""):
@@ -67,8 +86,9 @@ def weapon_entry(path: Path, data: dict[str, Any]) -> ArmoryWeapon:
     if facts.melee != melee_default:
         w["melee"] = facts.melee
     w["damage"] = facts.damage if deals_damage else "0"
+    rider = EXPLODE_RIDERS.get(facts.name)
     if not deals_damage:
-        notes.append("deals no damage: its effect is not modelled by the engine")
+        notes.append("deals no damage" + ("" if rider else ": its effect is not modelled by the engine"))
     if facts.targets:
         w["targets"] = facts.targets
     if facts.range_ft and (not facts.melee or facts.thrown):
@@ -94,6 +114,8 @@ def weapon_entry(path: Path, data: dict[str, Any]) -> ArmoryWeapon:
             w["usage"] = facts.usage
     if facts.area is not None:
         w["area"] = facts.area.model_dump(exclude_defaults=True)
+        if rider:
+            w["area"]["riders"] = [rider]
     if facts.materials:
         w["materials"] = facts.materials
     kind = "grenade" if facts.category == "grenade" else "weapon"

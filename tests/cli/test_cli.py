@@ -108,7 +108,7 @@ def test_run_with_a_command_file() -> None:
     code, text = run("run", SCENARIO, "--seed", "3", "--commands", OPENING, "--brief")
     assert code == 0, text
     assert "Nyx takes a guarded step 5 ft: 2,6 -> 3,6" in text
-    assert "Nyx attacks Ksarik with survival knife: miss" in text
+    assert "Nyx attacks Ksarik with survival knife: hit for 2" in text  # adjacent: a melee strike (ATK-02)
     assert "Nyx (party) at 3,6: SP 9/14 HP 14/14 RP 5/5" in text
 
 

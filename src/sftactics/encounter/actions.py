@@ -176,14 +176,22 @@ def one_attack(
     nonlethal: bool = False,
     reaction: bool = False,
     square: tuple[int, int] | None = None,
+    arc_to: str | None = None,
+    throw: bool = False,
 ) -> None:
     """One attack roll with everything the positions give (reach, range, cover, flanking, concealment) and
-    what each side perceives of the other (SEN-04..10, MOD-20)."""
-    from sftactics.encounter import perception
+        what each side perceives of the other (SEN-04..10, MOD-20). A critical hit with an Arc weapon leaps to the
+        creature ``arcs.secondary`` finds (``arc_to``: the attacker's choice among equally near ones, ATK-15). A
+    weapon with the thrown property is thrown (``throw``, or a target beyond its reach: ``thrown.throwing``) and
+    then lies where it lands; otherwise a melee weapon strikes in melee."""
+    from sftactics.encounter import arcs, perception, thrown
     from sftactics.encounter.tactics import one_shot_terms
 
     s = tx.state
     attacker, target = s.get(attacker_id), s.get(target_id)
+    throws = thrown.throwing(attacker, target, weapon, throw)
+    weapon = thrown.as_used(weapon, throws)
+    leaves = throws and thrown.tracked(weapon)
     geo = space.attack_geometry(s, attacker, target, weapon)
     seen = perception.attack_terms(s, attacker, target, melee=weapon.is_melee, square=square)
     if seen.automatic_miss:
@@ -198,12 +206,15 @@ def one_attack(
         )
         tx.emit(AttackMade(attacker=attacker_id, target=target_id, weapon=weapon.name, hit=False, critical=False,
                            damage=None, result=auto, notes=(*geo.notes, *seen.lines), reaction=reaction))  # fmt: skip
+        if leaves:
+            thrown.land(tx, attacker_id, target_id, weapon, False)
         perception.after_attack(tx, attacker, target, melee=weapon.is_melee)
         return
     shot_attack, shot_ac, consumed = one_shot_terms(s, attacker, target)
     miss, why = geo.miss_chance, geo.miss_reason
     if seen.miss_chance > miss:
         miss, why = seen.miss_chance, f"the attacker does not see the target, {seen.rule}"
+    arc = arcs.secondary(s, attacker_id, target_id, arc_to) if arcs.leaps(weapon) else None
     situation = Situation(
         attack_terms=(*geo.attack_terms, *extra, *shot_attack),
         ac_terms=(*geo.ac_terms, *shot_ac, *seen.ac_terms),
@@ -212,6 +223,10 @@ def one_attack(
         miss_chance=miss,
         miss_reason=why,
         ctx=injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == target_id),
+        secondary=arc.creature if arc is not None else None,
+        secondary_ctx=injury.InjuryContext(
+            round=s.timeline.round, own_turn=arc is not None and s.timeline.turn == arc.id
+        ),
     )
     mark = len(tx.dice.history)
     result = resolve_attack(attacker.creature, target.creature, weapon, tx.dice, situation, s.options)
@@ -237,6 +252,10 @@ def one_attack(
         )
     )
     tx.creature(target_id, result.defender)
+    if arc is not None and result.secondary_injury is not None and result.secondary is not None:
+        tx.creature(arc.id, result.secondary)
+    if leaves:
+        thrown.land(tx, attacker_id, target_id, weapon, result.hit)
     for eid in consumed:
         tx.end_effect(eid, "used by this attack")
     perception.after_attack(tx, attacker, target, melee=weapon.is_melee)
@@ -409,26 +428,38 @@ def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
 
 
 def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
+    from sftactics.encounter import perception, thrown
+
     c = _actor(tx, cmd.actor, ctx)
     weapon = _weapon(c, cmd.weapon)
     slot = _slot(tx, c, "standard", "an attack", ctx)
     target = _target(tx, c, cmd.target)
-    space.attack_geometry(tx.state, c, target, weapon)  # out of reach or range: refused before anything happens
-    from sftactics.encounter import perception
-
-    perception.attack_terms(tx.state, c, target, melee=weapon.is_melee, square=cmd.square)  # SEN-04, SEN-05
+    if cmd.throw and not weapon.thrown:
+        raise RuleViolation("ATK-04", f"{weapon.name} is not a thrown weapon")
+    thrown.check_at_hand(c, weapon)
+    throws = thrown.throwing(c, target, weapon, cmd.throw)
+    used = thrown.as_used(weapon, throws)
+    space.attack_geometry(tx.state, c, target, used)  # out of reach or range: refused before anything happens
+    perception.attack_terms(tx.state, c, target, melee=used.is_melee, square=cmd.square)  # SEN-04, SEN-05
     _check_in_hand(c, weapon)
     _check_ammo(c, weapon)
+    if cmd.arc_to is not None:
+        from sftactics.encounter import arcs
+
+        if not arcs.leaps(weapon):
+            raise RuleViolation("ATK-15", f"{weapon.name} has no Arc critical effect: arc_to does not apply")
+        arcs.check_choice(tx.state, c.id, cmd.target, cmd.arc_to)
     _spend(tx, c, "standard", f"attack {cmd.target} with {weapon.name}", "ACT-11", ctx, slot)
     _use_ammo(tx, c, weapon)
     if cmd.fight_defensively:
         _fight_defensively(tx, c, "ACT-18")
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target, defensive=True)
-    if not weapon.is_melee:
+    if not used.is_melee:
         reactions.provoke_all(tx, c.id, "makes a ranged attack while threatened (AOO-12)")
         if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
             return
-    one_attack(tx, c.id, cmd.target, weapon, [], nonlethal=cmd.nonlethal, square=cmd.square)
+    one_attack(tx, c.id, cmd.target, weapon, [], nonlethal=cmd.nonlethal, square=cmd.square, arc_to=cmd.arc_to,
+               throw=throws)  # fmt: skip
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target)
 
 
@@ -442,8 +473,16 @@ def do_full_attack(tx: Tx, cmd: FullAttack, ctx: Ctx) -> None:
     _target(tx, c, t2)
     if w1.unwieldy or (w2.unwieldy and w2 == w1):
         raise RuleViolation("ACT-53", f"{w1.name} is unwieldy: it attacks only once per round, even in a full attack")
+    from sftactics.encounter import thrown
+
     for w in (w1, w2):
         _check_in_hand(c, w)
+        thrown.check_at_hand(c, w)
+    t1c, t2c = tx.state.get(cmd.target), tx.state.get(t2)
+    used1 = thrown.as_used(w1, thrown.throwing(c, t1c, w1))
+    used2 = thrown.as_used(w2, thrown.throwing(c, t2c, w2))
+    if w1.name == w2.name and thrown.tracked(w1) and not used1.is_melee:
+        raise RuleViolation("ACT-34", f"{c.id}'s {w1.name} leaves its hand with the first attack: no second throw")
     if w1 == w2:
         _check_ammo(c, w1, 2)
     else:
@@ -455,9 +494,9 @@ def do_full_attack(tx: Tx, cmd: FullAttack, ctx: Ctx) -> None:
     if cmd.fight_defensively:
         _fight_defensively(tx, c, "ACT-52")
     penalty = [Term(-4, "full attack", "ACT-53")]
-    space.attack_geometry(tx.state, c, tx.state.get(cmd.target), w1)
+    space.attack_geometry(tx.state, c, t1c, used1)
     fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target, defensive=True)
-    if not (w1.is_melee and w2.is_melee):
+    if not (used1.is_melee and used2.is_melee):
         reactions.provoke_all(tx, c.id, "makes a ranged attack while threatened (AOO-12)")
         if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
             return
@@ -895,6 +934,7 @@ def _kind_of(cmd: Command) -> str:
         "draw": "move",
         "sheathe": "move",
         "manipulate": "move",
+        "pick_up": "move",
         "search": "move",
         "change_grip": "swift",
         "crawl": "move",
@@ -1004,6 +1044,7 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "drop_item": do_drop_item,
     "change_grip": do_change_grip,
     "manipulate": do_manipulate,
+    "pick_up": _lazy("do_pick_up", "thrown"),
     "search": do_search,
     "crawl": do_crawl,
     "withdraw": do_withdraw,

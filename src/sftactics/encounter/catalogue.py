@@ -43,7 +43,7 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("direct or redirect an effect", "move", "ACT-31", None, "spells are outside the seeds"),
     ActionInfo("draw or sheathe a weapon", "move", "ACT-32", "draw", "and sheathe; move with draw: NAME"),
     ActionInfo("guarded step", "move", "ACT-33", "guarded_step"),
-    ActionInfo("manipulate an item", "move", "ACT-34", "manipulate"),
+    ActionInfo("manipulate an item", "move", "ACT-34", "manipulate", "pick up a thrown weapon: pick_up"),
     ActionInfo("move your speed", "move", "ACT-35", "move"),
     ActionInfo("reload", "move", "ACT-36", "reload"),
     ActionInfo("stand up", "move", "ACT-37", "stand_up"),

@@ -31,7 +31,11 @@ class Begin(_Cmd):
 
 class Attack(_Cmd):
     """One attack as a standard action (ACT-11); ``fight_defensively`` adds -4/+2 AC (ACT-18). ``square``: the
-    square aimed at when the attacker is aware only of the target's presence (MOD-05)."""
+    square aimed at when the attacker is aware only of the target's presence (MOD-05). ``arc_to``: with an Arc
+    weapon, which of the creatures equally near the target the arc leaps to on a critical hit (ATK-15; without
+    it, an enemy of the attacker first, then the first by id). ``throw``: throw a melee weapon with the thrown
+    property at a target within its reach (beyond its reach it is thrown anyway); a thrown weapon then lies
+    where it lands until picked up (``pick_up``, ACT-34)."""
 
     type: Literal["attack"] = "attack"
     actor: str
@@ -40,6 +44,8 @@ class Attack(_Cmd):
     square: tuple[int, int] | None = None
     nonlethal: bool = False
     fight_defensively: bool = False
+    arc_to: str | None = None
+    throw: bool = False
 
 
 class FullAttack(_Cmd):
@@ -166,6 +172,15 @@ class Manipulate(_Cmd):
     type: Literal["manipulate"] = "manipulate"
     actor: str
     what: str
+
+
+class PickUp(_Cmd):
+    """Pick up one's own thrown weapon lying in one's square or an adjacent one: manipulating an item, a move
+    action that provokes no attack of opportunity (ACT-34)."""
+
+    type: Literal["pick_up"] = "pick_up"
+    actor: str
+    weapon: str
 
 
 class ThrowGrenade(_Cmd):
@@ -595,6 +610,7 @@ Command = Annotated[
     | DropItem
     | ChangeGrip
     | Manipulate
+    | PickUp
     | ThrowGrenade
     | UseAbility
     | Search

@@ -13,7 +13,8 @@ from functools import partial
 from sftactics.core.breakdown import Term, explain
 from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import RuleViolation, SftError
-from sftactics.dice import parse
+from sftactics.dice import parse, roll
+from sftactics.dice.source import DiceSource
 from sftactics.encounter import reactions, space
 from sftactics.encounter.commands import AreaSpec, SaveSpec, ThrowGrenade, UseAbility
 from sftactics.encounter.events import AttackMade, CheckMade
@@ -29,7 +30,7 @@ from sftactics.sf1e import actions_rules, injury, saves, stats
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.attack import Situation
 from sftactics.sf1e.damage import halve, mitigate, roll_damage
-from sftactics.sf1e.statblock import Weapon
+from sftactics.sf1e.statblock import AreaRider, Weapon
 from sftactics.sf1e.state import ConditionInstance, Creature
 
 Point = tuple[int, int]
@@ -72,9 +73,12 @@ def area_effect(
     damage: str | None,
     save: SaveSpec | None,
     conditions: tuple[ConditionInstance, ...] = (),
+    riders: tuple[AreaRider, ...] = (),
     origin: Point | Footprint,
 ) -> None:
-    """Damage and conditions for every creature in ``area``, each saving separately."""
+    """Damage and conditions for every creature in ``area``, each saving separately. ``conditions`` and
+    ``riders`` (a weapon's special effects, their durations rolled for each creature) reach the creatures that
+    fail their save, or everyone when there is none (SV-09: a success keeps them off, whatever the kind)."""
     s = tx.state
     spaces = {c.id: fp for c in s.combatants.values() if not c.creature.has("dead") for fp in [space.footprint(c)]
               if fp is not None}  # fmt: skip
@@ -121,11 +125,37 @@ def area_effect(
                 tx.creature(cid, res.creature, damage=data)
             else:
                 tx.note(f"{cid}: {out.note}", "SV-09")
-        if conditions and (save is None or not success or effect == "partial"):
+        if (conditions or riders) and saves.riders_apply(effect, success):
+            gained = (*conditions, *(rider_condition(r, name, cid, tx.dice) for r in riders))
             cr = tx.state.creature(cid)
-            for inst in conditions:
+            for inst in gained:
                 cr = cond.add_condition(cr, inst)
-            tx.creature(cid, cr, [f"{cid} gains {', '.join(i.name for i in conditions)} from {name}"])
+            tx.creature(cid, cr, [f"{cid} gains {', '.join(_shown(i) for i in gained)} from {name}"])
+        elif conditions or riders:
+            tx.note(f"{cid} saved: no {', '.join([*(i.name for i in conditions), *(r.condition for r in riders)])}"
+                    f" from {name} (SV-09)", "SV-09")  # fmt: skip
+
+
+def rider_condition(rider: AreaRider, name: str, cid: str, dice: DiceSource) -> ConditionInstance:
+    """The condition a rider gives one creature, its duration rolled for it (minutes are 10 rounds each)."""
+    rounds: int | None = None
+    if rider.rounds is not None:
+        rounds = roll_total(rider.rounds, dice, f"{cid} {rider.condition} from {name} (rounds)")
+    elif rider.minutes is not None:
+        rounds = 10 * roll_total(rider.minutes, dice, f"{cid} {rider.condition} from {name} (minutes)")
+    return ConditionInstance(name=rider.condition, source=name, value=rider.value, rounds=rounds)
+
+
+def roll_total(text: str, dice: DiceSource, purpose: str) -> int:
+    """The total of a dice expression such as ``1d4`` or ``1`` (a duration), at least 0."""
+    return max(roll(parse(text), dice, purpose).total, 0)
+
+
+def _shown(inst: ConditionInstance) -> str:
+    bits = [inst.name, *([inst.value] if inst.value else [])]
+    if inst.rounds is not None:
+        bits.append(f"for {inst.rounds} round{'s' if inst.rounds != 1 else ''}")
+    return " ".join(bits)
 
 
 def grenade_save_dc(thrower: Creature, weapon: Weapon) -> int:
@@ -178,7 +208,7 @@ def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
     save = (
         SaveSpec(type=a.save or "ref", dc=dc, on_save=a.on_save if a.on_save != "none" else "half") if a.save else None
     )
-    area_effect(tx, c.id, weapon.name, area, damage=weapon.damage, save=save, origin=point)
+    area_effect(tx, c.id, weapon.name, area, damage=weapon.damage, save=save, riders=a.riders, origin=point)
 
 
 def do_use_ability(tx: Tx, cmd: UseAbility, ctx: object) -> None:
@@ -257,7 +287,7 @@ def _single(tx: Tx, c: Combatant, target: Combatant, cmd: UseAbility, conds: tup
             dealt = damage_data(part, mitigated, res, before, dice=tx.dice.history[mark:], kind="effect",
                                source=cmd.name, options=s.options)  # fmt: skip
             tx.creature(target.id, res.creature, damage=dealt)
-    if conds and (cmd.save is None or not success or effect == "partial"):
+    if conds and saves.riders_apply(effect, success):
         cr = tx.state.creature(target.id)
         for inst in conds:
             cr = cond.add_condition(cr, inst)

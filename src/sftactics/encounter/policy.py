@@ -53,7 +53,7 @@ def _nearest_of(state: Encounter, me: Combatant, ids: tuple[str, ...]) -> Combat
 def _usable_weapon(state: Encounter, me: Combatant, target: Combatant) -> Weapon | None:
     """The first weapon (stat block order) that can attack ``target`` from here."""
     for w in me.creature.stat.weapons:
-        if w.is_grenade:
+        if w.is_grenade or w.name in me.on_ground:  # a thrown weapon lying on the map (ACT-34)
             continue
         try:
             space.attack_geometry(state, me, target, w)

@@ -149,7 +149,7 @@ def attack_geometry(
     attack_terms: list[Term] = []
     ac_terms: list[Term] = []
     notes: list[str] = []
-    melee = weapon.is_melee and not weapon.thrown
+    melee = weapon.is_melee  # a melee weapon that is thrown comes as ``thrown.as_used``: not melee
     rng: tuple[int | None, int | None] = (None, None)
     if melee:
         if not in_reach(attacker, target, weapon):

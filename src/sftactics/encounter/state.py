@@ -118,6 +118,7 @@ class Combatant(_Model):
     confused_turn: ConfusedTurn | None = None  # this turn's confusion result (CON-06), until the turn ends
     confused_by: str | None = None  # the last creature that attacked it while confused (CON-06)
     one_hand_grip: tuple[str, ...] = ()  # held two-handed weapons gripped in one hand (ACT-40): not wielded
+    on_ground: dict[str, list[int]] = Field(default_factory=dict)  # its thrown weapons lying at [x, y] (ACT-34)
 
     @property
     def name(self) -> str:

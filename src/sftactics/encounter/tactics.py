@@ -361,9 +361,12 @@ def do_remove_dirty_trick(tx: Tx, cmd: RemoveDirtyTrick, ctx: Any) -> None:
 
 # ---------------------------------------------------------------- support fire, feint, coup de grace
 def _support(tx: Tx, c: Combatant, other: Combatant, weapon_name: str | None, kind: str, ctx: Any) -> Any:
-    weapon = _h("_weapon")(c, weapon_name)
-    if weapon.is_melee and not weapon.thrown:
+    from sftactics.encounter import thrown
+
+    weapon = thrown.as_used(_h("_weapon")(c, weapon_name), True)  # a melee weapon that can be thrown is thrown
+    if weapon.is_melee:
         raise RuleViolation("ACT-15" if kind == "covering" else "ACT-19", f"{kind} fire needs a ranged weapon")
+    thrown.check_at_hand(c, weapon)
     _h("_check_ammo")(c, weapon)
     slot = _h("_slot")(tx, c, "standard", f"{kind} fire", ctx)
     geo = space.attack_geometry(tx.state, c, other, weapon) if kind == "harrying" else None

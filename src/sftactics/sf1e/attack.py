@@ -27,13 +27,14 @@ from sftactics.sf1e.state import Creature
 @dataclass(frozen=True, slots=True)
 class Situation:
     """What the surroundings add to one attack. ``attack_terms`` and ``ac_terms`` come from the grid and the
-    action (cover +4 AC, flanking +2, charge -2, range penalty...). ``target_ac`` replaces the target's AC for
-    attacks against a fixed number (AC 15 covering fire, AC 5 grid intersection: ATK-18). ``nonlethal``: deal
-    nonlethal damage (a lethal weapon used so takes -4, DMG-11); ``lethal``: a nonlethal weapon used to kill
-    (-4, DMG-11). ``force``: a force effect (full damage to incorporeal creatures, SPA-12). ``secondary``: the
-    creature an Arc critical effect jumps to (the nearest one within 10 ft, found by the grid). ``miss_chance``:
-    the target's concealment in percent (20, or 50 for total concealment): a hit still misses on a d% roll at or
-    under it (MOD-04, MOD-05)."""
+        action (cover +4 AC, flanking +2, charge -2, range penalty...). ``target_ac`` replaces the target's AC for
+        attacks against a fixed number (AC 15 covering fire, AC 5 grid intersection: ATK-18). ``nonlethal``: deal
+        nonlethal damage (a lethal weapon used so takes -4, DMG-11); ``lethal``: a nonlethal weapon used to kill
+        (-4, DMG-11). ``force``: a force effect (full damage to incorporeal creatures, SPA-12). ``secondary``: the
+        creature an Arc critical effect jumps to (the nearest one within 10 ft, found by the grid), ``secondary_ctx``
+    when its damage lands. ``miss_chance``:
+        the target's concealment in percent (20, or 50 for total concealment): a hit still misses on a d% roll at or
+        under it (MOD-04, MOD-05)."""
 
     attack_terms: tuple[Term, ...] = ()
     ac_terms: tuple[Term, ...] = ()
@@ -45,6 +46,7 @@ class Situation:
     force: bool = False
     zero_gravity: bool = False
     secondary: Creature | None = None
+    secondary_ctx: injury.InjuryContext = field(default_factory=injury.InjuryContext)
     miss_chance: int = 0
     miss_reason: str = ""
     mode: RollMode = NORMAL
@@ -277,6 +279,7 @@ def resolve_attack(
                     crit_result.secondary,
                     crit_result.secondary_damage.amount,
                     nonlethal=crit_result.secondary_damage.nonlethal,
+                    ctx=situation.secondary_ctx,
                     options=options,
                 )
                 secondary = secondary_injury.creature

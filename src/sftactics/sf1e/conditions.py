@@ -847,9 +847,22 @@ def tick_expression(creature: Creature, instance: ConditionInstance) -> DiceExpr
 
 def tick_expressions(creature: Creature) -> list[tuple[ConditionInstance, DiceExpr]]:
     """Every damage tick due at the start of the creature's turn, in the order its conditions were gained
-    (each burning instance separately, CON-05)."""
+    (each burning instance separately, CON-05). Of a condition that does not stack (``stacking="worst"``:
+    bleeding, CON-02) only the worst instance ticks, even when a creature was given several (a scenario file,
+    a state built by hand): the highest average damage, then the highest maximum; ties keep the older one."""
+    worst: dict[str, ConditionInstance] = {}
+    for inst in creature.state.conditions:
+        d = get(inst.name)
+        if d.tick is None or d.stacking != "worst":
+            continue
+        best = worst.get(d.name)
+        if best is None or _severity(d, inst) > _severity(d, best):
+            worst[d.name] = inst
     out: list[tuple[ConditionInstance, DiceExpr]] = []
     for inst in creature.state.conditions:
+        d = get(inst.name)
+        if d.stacking == "worst" and worst.get(d.name) is not inst:
+            continue
         expr = tick_expression(creature, inst)
         if expr is not None:
             out.append((inst, expr))

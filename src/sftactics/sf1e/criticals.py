@@ -409,7 +409,7 @@ def apply_critical(
 
     if name == "arc":
         if not effect.amount or secondary is None:
-            why = "no amount" if not effect.amount else "the nearest creature within 10 ft needs the grid"
+            why = "no amount" if not effect.amount else "no other creature within 10 ft of the target"
             note(f"{effect.describe()}: recorded ({why})")
             return done("recorded")
         expr: DiceExpr = parse(effect.amount)

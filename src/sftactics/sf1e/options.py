@@ -111,6 +111,12 @@ class Sf1eOptions(BaseModel):
         description="SV-07 / XREF (CRB p. 181): weapon critical effect DC = this + half the weapon's item "
         "level + the wielder's key ability modifier (an NPC's printed DC wins).",
     )
+    arc_can_strike_attacker: bool = Field(
+        False,
+        description="ATK-15 / XREF (CRB p. 182, Arc): the arc leaps to the creature nearest the target within "
+        "10 ft (the attacker chooses among equally near ones); the text does not say whether the attacker "
+        "itself can be that creature. False: never the attacker; True: the attacker too, when it is nearest.",
+    )
     vulnerability_multiplier: float = Field(
         1.5,
         description="XREF (Alien Archive): a creature vulnerable to a damage type takes half again as much of it.",

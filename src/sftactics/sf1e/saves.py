@@ -2,7 +2,10 @@
 
 DC formulas (SV-03..06) are pure functions returning Breakdowns; :func:`saving_throw` rolls a save with
 natural 1/20 (SV-02) and :func:`save_outcome` tells what a success or failure means for each kind of save
-line (SV-09), including half damage rounded down (DMG-14, GEN-03).
+line (SV-09), including half damage rounded down (DMG-14, GEN-03); :func:`riders_apply` whether the effect's
+conditions come with it. A partial save's lesser effect is half damage without the conditions: the explode
+property's reading (a success halves the damage and negates the special effects), used for every area and
+ability described with ``on_save: partial``.
 """
 
 from __future__ import annotations
@@ -124,10 +127,21 @@ def save_outcome(effect: SaveEffect, success: bool, damage: int = 0) -> SaveOutc
     if effect == "half":
         return SaveOutcome(True, half(damage), f"save succeeded: half damage ({damage} -> {half(damage)})")
     if effect == "partial":
-        return SaveOutcome(True, damage, "save succeeded: the lesser effect described by the source")
+        # the lesser effect: half damage (as the explode property gives), and none of the effect's other
+        # conditions, which the caller keeps off (``riders_apply``)
+        return SaveOutcome(
+            True, half(damage), f"save succeeded: the lesser effect, half damage ({damage} -> {half(damage)})"
+        )
     if effect == "harmless":
         return SaveOutcome(False, 0, "save succeeded against a harmless effect: it does not apply")
     return SaveOutcome(False, 0, f"save succeeded: {effect}")
+
+
+def riders_apply(effect: SaveEffect, success: bool) -> bool:
+    """Whether an effect's conditions (the special effects of an explosion, an ability's riders) reach a
+    creature (SV-09): always without a save; on a failed save; never on a successful one (negates, partial,
+    half: the lesser effect keeps only the reduced damage)."""
+    return effect == "none" or not success
 
 
 def forgo_save(effect: SaveEffect, damage: int = 0) -> SaveOutcome:

@@ -78,14 +78,31 @@ class Saves(_Model):
         return int(getattr(self, name))
 
 
+class AreaRider(_Model):
+    """A condition an area gives each creature inside that fails its save (no save: every creature): the
+    special effects of the explode property, such as burning 1d4, staggered 1 round, deafened 1d4 minutes or
+    blinded 1d4 rounds. ``value`` is the amount of a condition that deals damage (burning); ``rounds`` and
+    ``minutes`` (dice, rolled for each creature) its duration; neither: until removed."""
+
+    condition: str
+    value: DiceText | None = None
+    rounds: DiceText | None = None
+    minutes: DiceText | None = None
+
+
 class Area(_Model):
-    """An area a weapon or ability fills (explode, burst...). Geometry comes with the grid."""
+    """An area a weapon or ability fills (explode, burst...). Geometry comes with the grid.
+
+    ``on_save`` says what a successful save does (SV-09): ``half`` halves the damage; ``negates`` keeps the
+    whole effect off; ``partial`` gives the lesser effect, which for an area (the explode property) is half
+    damage and none of the ``riders``; a failed save takes the full damage and the riders."""
 
     shape: Literal["burst", "cone", "line", "emanation", "spread", "cylinder", "sphere"] = "burst"
     size_ft: int
     save: Literal["fort", "ref", "will"] | None = "ref"
     on_save: Literal["half", "negates", "partial", "none"] = "half"
     dc: int | None = None
+    riders: tuple[AreaRider, ...] = ()
 
 
 class Weapon(_Model):

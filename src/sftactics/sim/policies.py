@@ -124,7 +124,9 @@ def _loaded(c: Combatant, w: Weapon, shots: int = 1) -> bool:
 
 
 def _attack_weapons(c: Combatant) -> list[Weapon]:
-    return [w for w in c.creature.stat.weapons if not w.is_grenade and _held(c, w)]
+    """Weapons it can attack with now: held (when tracked), not lying where a throw left them (ACT-34). A melee
+    weapon with the thrown property counts as a melee weapon: the policies strike with it, never throw it."""
+    return [w for w in c.creature.stat.weapons if not w.is_grenade and _held(c, w) and w.name not in c.on_ground]
 
 
 def _resolve_start(fight: Fight, cid: str, *, keep_reserve: bool) -> None:
@@ -734,7 +736,7 @@ class _Turn:
             for w in e.creature.stat.weapons:
                 if w.is_grenade:
                     continue
-                if w.is_melee and not w.thrown:
+                if w.is_melee:
                     single = self.plain_mean(e, self.me, w)
                     full = 0.0 if w.unwieldy else self.plain_mean(e, self.me, w, attacks=2)
                     melee.append((space.weapon_reach(e, w), single, full))
@@ -809,7 +811,7 @@ class _Turn:
 
     def _in_reach_or_range(self, fp: Footprint, fp_t: Footprint, me_at: Combatant, w: Weapon) -> bool:
         dist = footprint_distance_ft(fp, fp_t)
-        if w.is_melee and not w.thrown:
+        if w.is_melee:
             reach = space.weapon_reach(me_at, w)
             return any(reach_covers(fp, q, reach) for q in fp_t.squares)
         return dist <= geometry.max_range_ft(max(w.range_ft, 5), thrown=w.thrown, max_increments=w.max_increments)
@@ -820,7 +822,7 @@ class _Turn:
             return None
         if not self._in_reach_or_range(fp, fp_t, me_at, w):
             return None
-        if w.is_melee and not w.thrown:
+        if w.is_melee:
             flank = any(
                 footprint_distance_ft(m, fp_t) <= 5 and flank_line(fp, m, fp_t) is not None for m in self.mate_fps
             )
@@ -884,8 +886,8 @@ class _Turn:
         """Squares worth examining for a move followed by an attack."""
         here = self.me.position
         assert here is not None
-        melee = [w for w in self.weapons if w.is_melee and not w.thrown]
-        ranged = [w for w in self.weapons if not (w.is_melee and not w.thrown)]
+        melee = [w for w in self.weapons if w.is_melee]
+        ranged = [w for w in self.weapons if not w.is_melee]
         one = [sq for sq, a in rm.actions.items() if a == 1 and sq not in rm.squeezed and sq != here]
         picked: list[Square] = []
         if melee:
@@ -1134,7 +1136,7 @@ class _Turn:
             return 0.0
         fp = Footprint(sq[0], sq[1], self.side_len)
         d = min((footprint_distance_ft(fp, f) for f in self.foe_fps.values()), default=0)
-        top = max((w.range_ft if not (w.is_melee and not w.thrown) else 5) for w in self.weapons)
+        top = max((w.range_ft if not w.is_melee else 5) for w in self.weapons)
         return 0.0 if d <= top else 0.05 * self.threat(self.me)
 
     def safest_withdraw(self) -> Square | None:
@@ -1172,7 +1174,7 @@ class _Turn:
         if not self.weapons or fp_t is None:
             return plans
         primary = max(self.weapons, key=lambda x: (self.plain_mean(me, target, x), x.name))
-        melee = primary.is_melee and not primary.thrown
+        melee = primary.is_melee
         if can_full and melee and not self.no_charge:
             plans.append(_Plan(0.5 * self.threat(target) / self.pool(target),
                                [Charge(actor=me.id, target=target.id, weapon=primary.name)], "charge",

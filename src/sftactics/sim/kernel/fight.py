@@ -25,7 +25,8 @@ again is the bookkeeping of one fight, in the engine's order:
   unwieldy weapons, AOO-01);
 * attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
   creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
-  burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes), damage through the target's
+  burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes, arc to the creature nearest
+  the target within 10 ft, ATK-15), damage through the target's
   defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
   while dying, death when none is left (INJ-*);
 * the end of a turn: a dying creature loses Resolve (INJ-04, INJ-05), a burning one saves against the flames
@@ -99,7 +100,8 @@ LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RE
 LOG_PLAN = 12
 LOG_WIDTH = 8
 TOTAL_COVER = 5
-CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN = 1, 2, 3, 4
+CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC = 1, 2, 3, 4, 5
+ARC_REACH_FT = 10
 #: A charge's penalty to the attack and to the charger's AC (``actions_rules.CHARGE_PENALTY``, ACT-50).
 CHARGE_PENALTY = _CHARGE_PENALTY
 #: Burning instances kept per creature (CON-05: every source burns; more are not kept).
@@ -378,6 +380,14 @@ def _current_count(m: Any, st: Any) -> int:
 def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
     """The weapon's critical effect (ATK-15) on a target still alive."""
     eff = m.w_crit[a, k]
+    if eff == CRIT_ARC:
+        s = _arc_target(m, st, a, t)
+        if s < 0:
+            return
+        raw = _roll_damage(st, m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k], 1)
+        raw = min(max(raw, 0), m.mit.shape[2] - 1)
+        _damage(m, st, s, m.mit[s, m.w_crit_prof[a, k], raw], a, k)
+        return
     if eff == CRIT_BLEED:
         if m.immune_cond[t, 0]:
             return
@@ -422,6 +432,30 @@ def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
             minutes = _die(st, 4)
             st.deaf[t] = True
             _log(st.log, st.nlog, 7, st.sc[ROUND], t, 3, minutes, 0, 0, 0)
+
+
+@_jit
+def _arc_target(m: Any, st: Any, a: int, t: int) -> int:
+    """``arcs.secondary`` without a choice: the creature (not dead, not the attacker) nearest ``t`` within 10 ft;
+    among equally near ones an enemy of the attacker first, then the first by id; -1 for none."""
+    best = -1
+    best_d = 0
+    for p in range(m.n):
+        if p == t or st.dead[p]:
+            continue
+        if p == a:  # never the attacker (option arc_can_strike_attacker: refused by ``unsupported``)
+            continue
+        d = distance_ft(st.pos[t], st.pos[p], m.width)
+        if d > ARC_REACH_FT:
+            continue
+        if best < 0 or d < best_d:
+            best, best_d = p, d
+            continue
+        if d == best_d:
+            mine, theirs = m.side[p] == m.side[a], m.side[best] == m.side[a]
+            if (mine, m.rank[p]) < (theirs, m.rank[best]):
+                best = p
+    return best
 
 
 @_jit

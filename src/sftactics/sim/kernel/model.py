@@ -26,6 +26,7 @@ from sftactics.dice.expr import DiceExpr, DiceTerm, Part, parse
 from sftactics.dice.source import SeededDice
 from sftactics.encounter import space
 from sftactics.encounter import threat as enc_threat
+from sftactics.encounter import thrown as thrown_weapons
 from sftactics.encounter.effects import grenade_save_dc
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.cover import CoverKind, cover_terms
@@ -49,7 +50,7 @@ I64 = NDArray[np.int64]
 B = NDArray[np.bool_]
 
 #: Critical effects the kernel carries out (anything else is recorded only, as the engine does).
-CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN = 0, 1, 2, 3, 4
+CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC = 0, 1, 2, 3, 4, 5
 #: Critical effects that give a ticking condition: (condition, kernel code, damage types if the condition's own
 #: expression cannot be had). Burning always deals fire damage (``conditions.tick_expression``).
 _TICKING: dict[str, tuple[str, int, frozenset[str]]] = {
@@ -65,7 +66,7 @@ OUT_OF_RANGE = -10_000
 #: Conditions a combatant may start with that change nothing the kernel models.
 _HARMLESS_START = frozenset({"deafened"})
 #: Critical effects the engine only records (no dice, no change): the kernel does the same.
-_RECORDED_ONLY = frozenset({"arc", "wound", "severe wound", "injection", "degeneration"})
+_RECORDED_ONLY = frozenset({"wound", "severe wound", "injection", "degeneration"})
 
 
 class Model(NamedTuple):
@@ -201,6 +202,8 @@ def unsupported(enc: Encounter) -> list[str]:
         out.append("NPC 0-HP options other than 'dies'")
     if enc.options.temp_hp_stacking != "highest":
         out.append("temp_hp_stacking other than 'highest'")
+    if enc.options.arc_can_strike_attacker:
+        out.append("arc_can_strike_attacker (the kernel's arcs never strike the attacker)")
     grid = enc.grid
     if grid is not None:
         if getattr(grid, "light", None):
@@ -251,6 +254,8 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
     if injury.uses_dying_rules(cr, enc.options) and st.kind != "pc":
         out.append("an NPC that follows the dying rules")
     for w in st.weapons:
+        if thrown_weapons.tracked(w) and not w.is_melee:
+            out.append(f"weapon {w.name}: a thrown weapon that lies where it lands (the engine tracks it)")
         why = _unsupported_weapon(w, c)
         if why:
             out.append(f"weapon {w.name}: {why}")
@@ -283,11 +288,17 @@ def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
             return "a grenade without a burst"
         if w.area.save not in (None, "ref") or (w.area.save and w.area.on_save not in ("half", "none")):
             return "a grenade with a save other than Reflex half"
+        if w.area.riders:
+            return "a grenade whose explosion gives conditions"
         return ""
     if w.critical:
         eff = criticals.parse_critical(w.critical)
-        if eff is not None and eff.name not in ("bleed", "burn", "staggered", "deafen", *_RECORDED_ONLY):
+        if eff is not None and eff.name not in ("bleed", "burn", "staggered", "deafen", "arc", *_RECORDED_ONLY):
             return f"critical effect {eff.name}"
+        if eff is not None and eff.name == "arc" and eff.amount:
+            amount = _one_dice_part(parse(eff.amount))
+            if amount is None or amount[2] < 0:
+                return f"arc {eff.amount}"
         if eff is not None and eff.name == "bleed":
             amount = _one_dice_part(parse(eff.amount)) if eff.amount else None
             if amount is None or amount[2] < 0:
@@ -399,16 +410,17 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     for i, c in enumerate(cs):
         cr = c.creature
         aoo = enc_threat.aoo_weapons(c)
-        for k, w in enumerate(cr.stat.weapons):
+        for k, weapon in enumerate(cr.stat.weapons):
+            w = thrown_weapons.as_used(weapon, False)  # a melee weapon that can be thrown strikes in melee
             w_ok[i, k] = True
             w_grenade[i, k] = w.is_grenade
             w_attack[i, k] = not w.is_grenade
             w_is_melee[i, k] = w.is_melee
-            w_melee_geom[i, k] = w.is_melee and not w.thrown
+            w_melee_geom[i, k] = w.is_melee  # the policies strike with a melee weapon, never throw it
             w_reach[i, k] = space.weapon_reach(c, w)
             if w.is_melee and not w.is_grenade:
                 w_zone[i, k] = zone_keys[int(w_reach[i, k])]
-            w_aoo[i, k] = w in aoo
+            w_aoo[i, k] = weapon in aoo
             shape = _one_dice_part(w.damage_expr)
             assert shape is not None
             nd, sd, flat, types = shape
@@ -445,7 +457,20 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 atk_down[i, k, j] = stats.attack_bonus(cr, w, extra=extra, options=opts).total
                 ac_down[i, k, j] = target_ac(cr, downed[j], w, options=opts)[2].total
             eff = criticals.parse_critical(w.critical) if w.critical else None
-            if eff is None or eff.name in _RECORDED_ONLY:
+            if eff is None or eff.name in _RECORDED_ONLY or (eff.name == "arc" and not eff.amount):
+                continue
+            if eff.name == "arc":
+                # ATK-15: the amount (not doubled), of the weapon's damage type unless it names its own, through
+                # the defenses of the creature it leaps to (``criticals.apply_critical``)
+                aexpr = parse(eff.amount or "0")
+                amount = _one_dice_part(aexpr)
+                assert amount is not None
+                atypes = aexpr.parts[0].types or w.damage_types
+                w_crit[i, k] = CRIT_ARC
+                w_crit_n[i, k], w_crit_s[i, k] = amount[0], amount[1] if amount[0] else 0
+                w_crit_dc[i, k] = amount[2]  # the flat part rides in the DC slot (no DC)
+                w_crit_prof[i, k] = profile(("weapon", atypes, w.magic, w.materials, w.alignment, st.incorporeal),
+                                            amount[0] * max(amount[1], 1) + amount[2])  # fmt: skip
                 continue
             if eff.name in _TICKING:
                 # bleed and burn: a ticking condition; its dice and the profile of its damage against each target
