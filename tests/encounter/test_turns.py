@@ -162,9 +162,12 @@ def test_moving_costs_feet_within_speed() -> None:
 def test_a_move_beyond_speed_is_refused() -> None:
     f = tess_first([])
     with pytest.raises(RuleViolation) as e:
-        f.do(Move(actor="Tess", to=(9, 3)))
+        f.do(Move(actor="Tess", to=(8, 3)))  # 45 ft away
     assert e.value.rule == "ACT-35"
     assert f.state.get("Tess").position == (0, 0) and f.state.get("Tess").spent == ()
+    with pytest.raises(RuleViolation) as e:
+        f.do(Move(actor="Tess", to=(9, 3)))  # Bo's square: no move may end there, however long (MOV-16)
+    assert e.value.rule == "MOV-16"
 
 
 @pytest.mark.rule("ATK-09")

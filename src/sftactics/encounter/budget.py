@@ -80,6 +80,12 @@ def take(c: Combatant, kind: Kind, *, surprise: bool = False, what: str = "") ->
     if not allowed.get(kind, True):
         name, rule = _blocker(c, kind)
         raise RuleViolation(rule, f"{c.id} cannot take {kind} actions while {name or 'restricted'}")
+    barred = [slot for slot in USABLE[kind] if slot not in spent and not allowed.get(slot, False)]
+    if barred:  # what is left would do, but a condition forbids it (nauseated: no standard action)
+        name, rule = _blocker(c, barred[0])
+        if name:
+            raise RuleViolation(rule, f"{c.id} has no action left for {what}: while {name} it cannot take a "
+                                      f"{barred[0]} action (used: {', '.join(spent)})")  # fmt: skip
     raise RuleViolation("ACT-02", f"{c.id} has no action left for {what} (used: {', '.join(spent) or 'nothing'})")
 
 

@@ -139,6 +139,9 @@ def plan(
         found = find_path(grid, c.position, to, mover, occupants=occ, threats=threats, start_exempt=start_exempt,
                           budget_ft=budget, diagonals_before=c.diagonals)  # fmt: skip
         if found is None:
+            blocker = _blocker_at(state, c, to)
+            if blocker is not None:
+                raise RuleViolation("MOV-16", f"{c.id} cannot end its move in {blocker}'s square")
             # why not: the same goal with a looser budget (enough to tell a halved speed or doubled costs)
             anyhow = find_path(grid, c.position, to, mover, occupants=occ, budget_ft=max(4 * budget, 60),
                                diagonals_before=c.diagonals)  # fmt: skip
@@ -344,5 +347,23 @@ def _occupied(state: Encounter, c: Combatant, square: Square) -> str | None:
             continue
         fp = space.footprint(o)
         if fp is not None and fp.contains(square) and "helpless" not in cond.active(o.creature):
+            return o.id
+    return None
+
+
+def _blocker_at(state: Encounter, c: Combatant, to: Square) -> str | None:
+    """A creature (not dead, not helpless) in the space ``c`` would end in at ``to``: no move may end there
+    (MOV-16; creatures smaller than a square may share one, MOV-03)."""
+    side = space.footprint(c)
+    if side is None or is_sub_square(Size(c.creature.stat.size)):
+        return None
+    dest = Footprint(to[0], to[1], side.side)
+    for o in state.combatants.values():
+        if o.id == c.id or o.fled or o.creature.has("dead") or "helpless" in cond.active(o.creature):
+            continue
+        if is_sub_square(Size(o.creature.stat.size)):
+            continue
+        fp = space.footprint(o)
+        if fp is not None and any(dest.contains(sq) for sq in fp.squares):
             return o.id
     return None
