@@ -9,6 +9,8 @@ creature, call them and record the result as events.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from sftactics.core.errors import RuleViolation, SftError
 from sftactics.encounter import space, timing
 from sftactics.encounter.commands import (
@@ -24,8 +26,7 @@ from sftactics.encounter.commands import (
     Wake,
     Willing,
 )
-from sftactics.encounter.events import EffectStarted
-from sftactics.encounter.state import Effect, Expiry
+from sftactics.encounter.state import Effect, Encounter, Expiry
 from sftactics.encounter.tx import Tx
 from sftactics.sf1e import abilities, injury
 from sftactics.sf1e import conditions as cond
@@ -96,37 +97,23 @@ def do_add_effect(tx: Tx, cmd: AddEffect, ctx: Ctx) -> None:
         ModifierSpec(selector=m.selector, value=m.value, type=m.type, label=cmd.name, when=m.when, rule="CF-14")
         for m in cmd.modifiers
     )
-    effect = tx.start_effect(c.id, cmd.name, expires=expires, modifiers=mods, source=cmd.source, rule="CF-14")
-    keep = "concentration" if cmd.concentration else "dismissible" if cmd.dismissible else "none"
-    extra: dict[str, object] = {"keeper": cmd.concentration or cmd.dismissible, "keep": keep}
     if inst is not None:
         creature = tx.state.creature(c.id)
         tx.creature(c.id, cond.add_condition(creature, inst), [f"{cmd.name}: {c.id} gains {inst.name}"])
-        extra["condition"] = inst
     if cmd.temp_hp:
         res = injury.add_temp_hp(tx.state.creature(c.id), cmd.temp_hp, tx.state.options)
         tx.creature(c.id, res.creature, res.lines)
-        extra["temp_hp"] = cmd.temp_hp
-    if keep != "none" or inst is not None or cmd.temp_hp:
-        # the effect as it really is (what it granted, who keeps it up), replacing the bare one just started
-        _replace(tx, effect.model_copy(update=extra))
-
-
-def _replace(tx: Tx, effect: Effect) -> None:
-    from sftactics.encounter.events import EffectEnded
-
-    tx.emit(EffectEnded(effect_id=effect.id, why="recorded with what it grants"))
-    tx.emit(EffectStarted(effect=effect))
+    keep: Literal["none", "concentration", "dismissible"] = (
+        "concentration" if cmd.concentration else "dismissible" if cmd.dismissible else "none"
+    )
+    keeper = cmd.concentration or cmd.dismissible
+    tx.start_effect(c.id, cmd.name, expires=expires, condition=inst, modifiers=mods, source=cmd.source,
+                    rule="CF-14", temp_hp=cmd.temp_hp, keeper=keeper, keep=keep)  # fmt: skip
 
 
 def end_named(tx: Tx, effect: Effect, why: str) -> None:
     """End ``effect``; the temporary HP it granted go with it (DMG-09)."""
-    tx.end_effect(effect.id, why)
-    if effect.condition is not None and effect.target in tx.state.combatants:
-        creature = tx.state.creature(effect.target)
-        if effect.condition in creature.state.conditions:
-            tx.creature(effect.target, cond.remove_condition(creature, effect.condition.name),
-                        [f"{effect.name} ends: {effect.target} loses {effect.condition.name}"])  # fmt: skip
+    tx.end_effect(effect.id, why)  # its condition and modifiers go with it
     if effect.temp_hp and effect.target in tx.state.combatants:
         creature = tx.state.creature(effect.target)
         if creature.state.temp_hp:
@@ -223,9 +210,6 @@ def do_willing(tx: Tx, cmd: Willing, ctx: Ctx) -> None:
         tx.end_effect(e.id, f"{c.id} is no longer willing (ACT-75)")
 
 
-def is_willing(tx_state: object, cid: str, toward: str) -> bool:
+def is_willing(state: Encounter, cid: str, toward: str) -> bool:
     """Whether ``cid`` has declared itself a willing target of ``toward`` (or of anyone) (ACT-75)."""
-    from sftactics.encounter.state import Encounter
-
-    assert isinstance(tx_state, Encounter)
-    return any("willing" in e.flags and e.source in ("", toward) for e in tx_state.effects_on(cid))
+    return any("willing" in e.flags and e.source in ("", toward) for e in state.effects_on(cid))

@@ -8,6 +8,7 @@ from is an immutable value and is untouched.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Literal
 
 from sftactics.dice.source import DiceSource
 from sftactics.encounter import narrate, timing
@@ -101,8 +102,12 @@ class Tx:
         flags: Iterable[str] = (),
         source: str = "",
         rule: str = "",
+        temp_hp: int = 0,
+        keeper: str | None = None,
+        keep: Literal["none", "concentration", "dismissible"] = "none",
     ) -> Effect:
-        """Start a timed effect; its modifiers take hold on the creature at once."""
+        """Start a timed effect; its modifiers take hold on the creature at once. ``temp_hp``: the temporary HP
+        it granted (they end with it); ``keeper``/``keep``: who keeps it up, and how."""
         eid = self.state.next_effect_id
         mods = tuple(m.model_copy(update={"label": f"{m.label}"}) for m in modifiers)
         effect = Effect(
@@ -115,6 +120,9 @@ class Tx:
             flags=frozenset(flags),
             expires=expires,
             rule=rule,
+            temp_hp=temp_hp,
+            keeper=keeper,
+            keep=keep,
         )
         self.emit(EffectStarted(effect=effect))
         if mods:
