@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sftactics.encounter import space
 from sftactics.encounter.engine import GM_COMMANDS, Fight, pending
 from sftactics.encounter.events import replay
 from sftactics.encounter.state import Encounter
 from sftactics.grid.map import Feature
-from sftactics.grid.space import Size, footprint_side, is_sub_square
+from sftactics.grid.space import Size, is_sub_square
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import stats
 
@@ -118,8 +119,9 @@ def position_problems(state: Encounter) -> Iterator[str]:
     for c in state.combatants.values():
         if c.position is None or c.fled or c.creature.has("dead"):
             continue
-        side = footprint_side(Size(c.creature.stat.size))
-        squares = [(c.position[0] + dx, c.position[1] + dy) for dx in range(side) for dy in range(side)]
+        fp = space.footprint(c)
+        assert fp is not None
+        squares = list(fp.squares)
         for sq in squares:
             if not grid.in_bounds(sq):
                 yield f"{c.id} is off the map at {sq}"

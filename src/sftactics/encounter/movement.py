@@ -353,17 +353,8 @@ def _occupied(state: Encounter, c: Combatant, square: Square) -> str | None:
 
 def _blocker_at(state: Encounter, c: Combatant, to: Square) -> str | None:
     """A creature (not dead, not helpless) in the space ``c`` would end in at ``to``: no move may end there
-    (MOV-16; creatures smaller than a square may share one, MOV-03)."""
-    side = space.footprint(c)
-    if side is None or is_sub_square(Size(c.creature.stat.size)):
+    (MOV-16)."""
+    here = space.footprint(c)
+    if here is None or is_sub_square(Size(c.creature.stat.size)):
         return None
-    dest = Footprint(to[0], to[1], side.side)
-    for o in state.combatants.values():
-        if o.id == c.id or o.fled or o.creature.has("dead") or "helpless" in cond.active(o.creature):
-            continue
-        if is_sub_square(Size(o.creature.stat.size)):
-            continue
-        fp = space.footprint(o)
-        if fp is not None and any(dest.contains(sq) for sq in fp.squares):
-            return o.id
-    return None
+    return space.occupant(state, c, Footprint(to[0], to[1], here.side), helpless_yield=True)

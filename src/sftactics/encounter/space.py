@@ -17,6 +17,7 @@ from sftactics.grid.cover import CoverKind, CoverResult, cover
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import Feature
 from sftactics.grid.space import Body, Size, footprint_side, is_sub_square, reach_covers
+from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.statblock import Weapon
 
 
@@ -211,13 +212,34 @@ def placement_problem(
             return "MOV-01", f"{sq} is a wall or an object: {c.id} cannot stand there"
         if f & Feature.IMPASSABLE and not c.creature.stat.speed.get("fly"):
             return "MOV-01", f"{sq} is impassable ground: {c.id} cannot stand there"
+    other = occupant(state, c, fp, among=among)
+    if other is not None:
+        return "MOV-16", f"{c.id} cannot be put on {other}'s square"
+    return None
+
+
+def occupant(
+    state: Encounter,
+    c: Combatant,
+    fp: Footprint,
+    *,
+    among: Collection[str] | None = None,
+    helpless_yield: bool = False,
+) -> str | None:
+    """Another creature, not dead or fled, in the space ``fp`` that ``c`` would take (MOV-16): two creatures
+    smaller than a square may share one (MOV-03); with ``helpless_yield`` a helpless one does not count (a move
+    may end on it). ``among``: only these others count."""
+    small = is_sub_square(Size(c.creature.stat.size))
     for other in state.combatants.values():
-        if other.id == c.id or other.creature.has("dead") or (among is not None and other.id not in among):
+        if other.id == c.id or other.fled or other.creature.has("dead"):
+            continue
+        if among is not None and other.id not in among:
+            continue
+        if small and is_sub_square(Size(other.creature.stat.size)):
+            continue
+        if helpless_yield and "helpless" in cond.active(other.creature):
             continue
         ofp = footprint(other)
-        if ofp is None or not any(ofp.contains(sq) for sq in fp.squares):
-            continue
-        if is_sub_square(size) and is_sub_square(Size(other.creature.stat.size)):
-            continue
-        return "MOV-16", f"{c.id} cannot be put on {other.id}'s square"
+        if ofp is not None and any(ofp.contains(sq) for sq in fp.squares):
+            return other.id
     return None
