@@ -331,6 +331,8 @@ def _check_ammo(c: Combatant, weapon: Weapon, shots: int = 1) -> None:
     left = ammo_left(c, weapon)
     need = (weapon.usage if not weapon.is_grenade else 1) * shots
     if left is not None and left < need:
+        if weapon.is_grenade:
+            raise RuleViolation("ACT-36", f"{c.id} has no {weapon.name} left to throw: every one carried is thrown")
         raise RuleViolation("ACT-36", f"{c.id}'s {weapon.name} has {left} shots left ({need} needed): reload")
 
 
