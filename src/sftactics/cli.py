@@ -253,7 +253,7 @@ def play_cmd(
 
 @app.command("map")
 def map_command(
-    scenario: Annotated[Path, typer.Argument(help="scenario file (YAML) with a map")],
+    scenario: Annotated[Path, typer.Argument(help="scenario file (YAML) with a map, or a saved fight (.jsonl)")],
     from_: Annotated[
         str | None, typer.Option("--from", help="the combatant the overlays are for (for threat: or a side)")
     ] = None,
@@ -266,7 +266,8 @@ def map_command(
     ] = None,
     view: Annotated[str | None, typer.Option(help="draw the map as this side sees it")] = None,
 ) -> None:
-    """Draw a scenario's map with its combatants, and overlays: reach, threat, cover, an area template."""
+    """Draw a scenario's map (or a saved fight's, as it stands) with its combatants, and overlays: reach, threat,
+    cover, an area template."""
     from sftactics.views.command import map_cmd
 
     map_cmd(scenario, from_, show or [], svg, area, out, view=view)
