@@ -110,7 +110,7 @@ def split_words(words: Sequence[str], keys: Mapping[str, int]) -> tuple[list[str
     taking = 0
     for w in words:
         low = w.lower()
-        if low in keys and taking == 0:
+        if low in keys and taking <= 0:
             current = found.setdefault(low, [])
             taking = keys[low]
             continue
@@ -142,8 +142,8 @@ def _no_args(kind: type[BaseModel]) -> Parse:
     return parse
 
 
-def _to_square(kind: str) -> Parse:
-    usage = f"{kind} X,Y"
+def _to_square(kind: str, verb: str) -> Parse:
+    usage = f"{verb} X,Y"
 
     def parse(ctx: Ctx, args: list[str]) -> Command:
         if [a.lower() for a in args[:1]] == ["step"]:  # "guarded step 3,4"

@@ -193,7 +193,7 @@ def generic_syntax(kind: str) -> str:
     return " ".join(parts)
 
 
-_SAMPLES = {"name": "Krask", "weapon": "pistol", "int": "2", "square": "3,4", "squares": "3,4 4,4", "text": "x",
+_SAMPLES = {"name": "Krask", "weapon": "doshko", "int": "2", "square": "3,4", "squares": "3,4 4,4", "text": "x",
             "json": "{}"}  # fmt: skip
 
 
@@ -203,6 +203,14 @@ def generic_example(kind: str) -> str:
         if required and name != "actor":
             parts.append(fkind[7:].split("|")[0] if fkind.startswith("choice:") else _SAMPLES.get(fkind, name))
     return " ".join(parts)
+
+
+def _optional_choice(fields: list[tuple[str, str, bool]], word: str, data: dict[str, Any]) -> str | None:
+    """The optional choice field (not yet given) that ``word`` is exactly one of the choices of, if just one."""
+    found = [
+        n for n, k, r in fields if not r and n not in data and k.startswith("choice:") and word in k[7:].split("|")
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def generic(kind: str) -> Parse:
@@ -221,6 +229,8 @@ def generic(kind: str) -> Parse:
                 data[key.lower()] = value
             elif a.lower() in known and known[a.lower()] == "flag":
                 data[a.lower()] = "yes"
+            elif (choice := _optional_choice(fields, a, data)) is not None:
+                data[choice] = a
             else:
                 positional.append(a)
         actor: str | None = None
@@ -293,7 +303,7 @@ HAND_WRITTEN: tuple[Verb, ...] = (
         "step 3,4",
         "guarded step: 5 ft without provoking (move action)",
         "guarded_step",
-        _to_square("guarded_step"),
+        _to_square("guarded_step", "step"),
         args=("square",),
         aliases=("guarded",),
     ),
@@ -303,7 +313,7 @@ HAND_WRITTEN: tuple[Verb, ...] = (
         "crawl 3,4",
         "crawl 5 ft while prone (move action)",
         "crawl",
-        _to_square("crawl"),
+        _to_square("crawl", "crawl"),
         args=("square",),
     ),
     _v(
@@ -340,7 +350,7 @@ HAND_WRITTEN: tuple[Verb, ...] = (
         "minimum 3,4",
         "minimum movement: 5 ft whatever the speed (full action)",
         "minimum_move",
-        _to_square("minimum_move"),
+        _to_square("minimum_move", "minimum"),
         args=("square",),
     ),
     _v(
@@ -747,7 +757,7 @@ def json_example(kind: str) -> str:
     data: dict[str, Any] = {"type": kind}
     for n, k, r in _fields(kind):
         if r:
-            data[n] = {"name": "Krask", "weapon": "pistol", "int": 2, "square": [3, 4], "text": "x"}.get(
+            data[n] = {"name": "Krask", "weapon": "tactical doshko", "int": 2, "square": [3, 4], "text": "x"}.get(
                 k, k[7:].split("|")[0] if k.startswith("choice:") else {}
             )
     return json.dumps(data)
