@@ -432,7 +432,7 @@ class Session:
         self._do(parse_command(data))
 
     def _map(self, args: list[str]) -> None:
-        from sftactics.views.battlefield import coloured, plain
+        from sftactics.views.battlefield import coloured, plain, reach_as_it_stands
         from sftactics.views.mapview import OVERLAYS, build_view, render_svg
 
         state = self.fight.state
@@ -473,7 +473,7 @@ class Session:
             c = state.combatants[subject]
             if c.position is not None and not c.out_of_fight and not c.fled:
                 show = ["reach", "threat"]
-        view = build_view(state, subject=subject, show=show, area=area, view=side)
+        view = reach_as_it_stands(state, build_view(state, subject=subject, show=show, area=area, view=side))
         if self.console.is_terminal and self.console.color_system is not None:
             self.console.print(coloured(state, view, focus=focus))
         else:

@@ -12,9 +12,12 @@ as its own panel.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from rich.text import Text
 
+from sftactics.core.errors import RuleViolation
+from sftactics.encounter import budget
 from sftactics.encounter.engine import pending
 from sftactics.encounter.state import Encounter
 from sftactics.grid.geometry import Square
@@ -60,6 +63,44 @@ def roster(state: Encounter, view: MapView) -> list[tuple[str, str, str]]:
         where = f" at {c.position[0]},{c.position[1]}" if c.position else ""
         out.append((t.letter, t.side, f"{c.id}{where}: {pools}" + (f"; {conds}" if conds else "") + turn))
     return out
+
+
+def moves_left(state: Encounter, who: str) -> int:
+    """How many move actions ``who`` can still take this turn (0, 1 or 2: a standard action may be one, ACT-02;
+    one of the two in the surprise round, CF-09). Outside its turn: as at the start of one."""
+    c = state.get(who)
+    if state.timeline.turn != who:
+        c = c.model_copy(update={"spent": ()})
+    n = 0
+    for _ in range(2):
+        try:
+            slot = budget.take(c, "move", surprise=state.timeline.phase == "surprise")
+        except RuleViolation:
+            break
+        n += 1
+        c = c.model_copy(update={"spent": (*c.spent, slot)})
+    return n
+
+
+def reach_as_it_stands(state: Encounter, view: MapView) -> MapView:
+    """The view with its reach overlay cut to the move actions its combatant has left this turn: all of it with
+    two, the squares of one move with one, none with none (the title says so)."""
+    overlays: list[Overlay] = []
+    for ov in view.overlays:
+        who = next((t.name for t in view.tokens if ov.title.startswith(f"reach: {t.name} (")), None)
+        if ov.kind != "reach" or who is None or who not in state.combatants:
+            overlays.append(ov)
+            continue
+        n = moves_left(state, who)
+        if n >= 2:
+            overlays.append(ov)
+            continue
+        marks = {sq: m for sq, m in ov.marks.items() if n == 1 and m == "1"}
+        keys = tuple(k for k in ov.keys if n == 1 and k.mark == "1")
+        left = "one move action left" if n == 1 else "no move action left"
+        title = ov.title.replace("from the start of a turn", f"{left} this turn")
+        overlays.append(replace(ov, marks=marks, keys=keys, title=title))
+    return replace(view, overlays=tuple(overlays))
 
 
 def plain(state: Encounter, view: MapView) -> str:
