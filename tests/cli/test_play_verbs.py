@@ -43,7 +43,7 @@ def test_every_command_has_a_verb_with_help() -> None:
         assert VERBS[kind].kind == kind  # the type name works as a verb too
     overview = help_overview()
     for v in HAND_WRITTEN:
-        assert v.syntax in overview
+        assert f"\n  {v.syntax[:30]}" in overview
 
 
 def test_the_examples_of_the_verbs_read_off_the_models_parse(duel: Fight) -> None:
@@ -184,3 +184,12 @@ def test_completion_of_verbs_names_weapons_and_squares(duel: Fight) -> None:
     assert completions(duel, "help gren") == ["grenade"]
     assert completions(duel, "cond krask sha") == ["shaken"]
     assert completions(duel, "nonsense ") == []
+
+
+def test_docs_play_lists_every_hand_written_verb_with_its_example() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text(encoding="utf-8")
+    from sftactics.play.verbs import SESSION_VERBS
+
+    for v in (*HAND_WRITTEN, *SESSION_VERBS):
+        assert f"| `{v.syntax.replace('|', chr(92) + '|')}` | `{v.example}` |" in doc, v.name
+    assert all(len(line) <= 80 for line in help_overview().splitlines())

@@ -16,6 +16,7 @@ session runs it.
 from __future__ import annotations
 
 import json
+import textwrap
 import types
 import typing
 from collections.abc import Mapping
@@ -263,6 +264,8 @@ def _v(name: str, syntax: str, example: str, summary: str, kind: str, parse: Par
 
 
 _TW = {"with": "weapon"}
+_MAN_EXAMPLES = {"dirty_trick": " condition blinded", "disarm": " item pistol", "reposition": " to 7,2",
+                 "sunder": " item pistol hardness 5 hp 15"}  # fmt: skip
 _MAN_WORDS = {"with": "weapon", "to": "square", "drag": "square", "full": "", "item": "text", "condition": "text",
               "hardness": "int", "hp": "int"}  # fmt: skip
 
@@ -461,7 +464,7 @@ HAND_WRITTEN: tuple[Verb, ...] = (
                 "reposition": " to X,Y [full drag X,Y]",
                 "dirty_trick": " condition NAME",
             }.get(k, ""),
-            f"{k.replace('_', '')} ksarik",
+            f"{k.replace('_', '')} ksarik" + _MAN_EXAMPLES.get(k, ""),
             f"the {k.replace('_', ' ')} maneuver",
             "maneuver",
             p_maneuver(k),
@@ -654,12 +657,12 @@ HAND_WRITTEN: tuple[Verb, ...] = (
 SESSION_VERBS: tuple[Verb, ...] = (
     Verb(
         "map",
-        "map [NAME|SIDE] [reach] [threat] [cover] [area SPEC] [plain] [view SIDE] [svg FILE]",
+        "map [NAME|SIDE] [reach] [threat] [cover] [area SPEC] [bare] [view SIDE] [svg FILE]",
         "map svg hold.svg",
         "the battlefield now: tokens, conditions, whose turn, reach and threat",
         "session",
         args=("name",),
-        words={"reach": "", "threat": "", "cover": "", "area": "text", "plain": "", "view": "side", "svg": "file"},
+        words={"reach": "", "threat": "", "cover": "", "area": "text", "bare": "", "view": "side", "svg": "file"},
     ),
     Verb("show", "show", "show", "the initiative tracker and the turn panel", "session", aliases=("init",)),
     Verb(
@@ -773,8 +776,8 @@ def help_overview() -> str:
         out.append(title)
         for v in VERBS.values():
             if v.group == group and (v in HAND_WRITTEN or v.kind not in short):
-                out.append(f"  {v.syntax}")
-    out.append('  {"type": ...}   any command as JSON (the actor defaults to the one whose turn it is)')
-    out.append("help VERB shows a verb's syntax with an example. At a dice prompt: the number rolled, 'roll' to let")
-    out.append("the engine roll that die, or 'cancel' to drop the command.")
+                out += textwrap.wrap(v.syntax, 79, initial_indent="  ", subsequent_indent="      ")
+    out.append('  {"type": ...}   any command as JSON (the actor: the one whose turn it is)')
+    out.append("help VERB shows a verb's syntax with an example. At a dice prompt: the number")
+    out.append("rolled, 'roll' to let the engine roll that die, or 'cancel' to drop the command.")
     return "\n".join(out)
