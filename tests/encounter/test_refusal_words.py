@@ -49,3 +49,11 @@ def test_a_guarded_step_into_a_wall_names_the_wall() -> None:
     with pytest.raises(RuleViolation) as e:
         f.do(GuardedStep(actor="Tess", to=(1, 0)))
     assert e.value.rule == "MOV-01" and "1,0 is a wall" in str(e.value)
+
+
+@pytest.mark.rule("ACT-33")
+def test_a_guarded_step_to_a_square_not_next_to_the_mover_says_so() -> None:
+    f = _fight()
+    with pytest.raises(RuleViolation) as e:
+        f.do(GuardedStep(actor="Tess", to=(3, 2)))
+    assert str(e.value) == "a guarded step goes to a square next to Tess (at 1,1), not to 3,2 [ACT-33]"
