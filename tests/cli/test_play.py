@@ -436,3 +436,16 @@ def test_reactions_can_be_asked_at_the_table(tmp_path: Path) -> None:
     text = console.export_text()
     assert "does Gob take an attack of opportunity?" in text
     assert "Gob lets Tess go" in text
+
+
+def test_the_tracker_fits_80_columns_without_cutting_a_cell(tmp_path: Path) -> None:
+    """A pipe or a narrow terminal gets every cell whole: long conditions wrap at words, nothing ends in '…'."""
+    from sftactics.play.panels import tracker
+
+    s, _, _ = session(scenario(tmp_path), ["cond krask shaken 2", "cond ksarik sickened 3"])
+    console = Console(record=True, width=80)
+    console.print(tracker(s.fight.state))
+    out = console.export_text()
+    assert "…" not in out and max(len(line) for line in out.splitlines()) <= 80
+    for word in ("Conditions", "Combatant", "shaken", "sickened", "18/18", "25/25", "Krask", "Ksarik"):
+        assert word in out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -28,11 +29,13 @@ def tracker(state: Encounter) -> Table:
         title = f"{state.name}: over"
     else:
         title = f"{state.name}: round {t.round}"
-    table = Table(title=title, title_justify="left")
+    # no vertical rules and no cell wider than its text, so that a terminal of 80 columns (or a pipe) shows
+    # every cell whole: long conditions wrap at words instead of being cut
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True)
     for col in ("", "Init", "Combatant", "Side", "At", "SP", "HP", "RP"):
         table.add_column(col, no_wrap=True)
-    table.add_column("Conditions and effects", ratio=3)
-    table.add_column("Status", ratio=1)
+    table.add_column("Conditions and effects", ratio=3, min_width=12, overflow="fold")
+    table.add_column("Status", ratio=1, min_width=6, overflow="fold")
     nxt = pending(state)
     order = [cid for cid in t.order if cid in state.combatants]
     order += [cid for cid in state.combatants if cid not in order]
