@@ -245,7 +245,8 @@ def play_cmd(
     seed: Annotated[int, typer.Option(help="seed for the engine's dice")] = 1,
     physical: Annotated[bool, typer.Option(help="type in every die result yourself")] = False,
 ) -> None:
-    """Run a fight at the table: initiative tracker, commands, your own dice or the engine's, undo."""
+    """Run a fight at the table: a short verb for every command (help VERB), the map, your own dice or the
+    engine's, undo and save (docs/play.md)."""
     from sftactics.play import play
 
     play(scenario, seed=seed, physical=physical, console=out)

@@ -449,3 +449,20 @@ def test_the_tracker_fits_80_columns_without_cutting_a_cell(tmp_path: Path) -> N
     assert "…" not in out and max(len(line) for line in out.splitlines()) <= 80
     for word in ("Conditions", "Combatant", "shaken", "sickened", "18/18", "25/25", "Krask", "Ksarik"):
         assert word in out
+
+
+def test_again_starts_the_same_fight_afresh_after_asking(tmp_path: Path) -> None:
+    s, script, text = session(scenario(tmp_path), ["attack ksarik", "endcombat", "again", "n", "again", "y"], seed=2)
+    out = text()
+    assert "The fight is not saved. Start again anyway? [y/N] " in script.prompts
+    assert "Carrying on." in out
+    assert s.fight.state.result is None and [c.type for c in s.fight.commands] == ["begin"]
+    assert json.loads(script.states[0]) == json.loads(s.fight.state.model_dump_json())  # as at the first prompt
+
+
+def test_save_without_a_file_writes_back_to_the_log_it_resumed(tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    session(scenario(tmp_path), ["attack ksarik", f"save {log}"], seed=2)
+    s, _, text = session(log, ["end", "save", "quit"], seed=2)
+    assert f"Saved 3 commands to {log}." in text()
+    assert len(Fight.load(log).commands) == 3 and not s.unsaved()
