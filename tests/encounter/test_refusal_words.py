@@ -1,5 +1,5 @@
 """A refused move says why in words a GM can act on: a wall, an object, an occupied square and a square off the
-map are different messages (MOV-01, MOV-16)."""
+map are different messages (MOV-01, MOV-16), under the rule of the action refused."""
 
 import pytest
 
@@ -48,7 +48,7 @@ def test_a_guarded_step_into_a_wall_names_the_wall() -> None:
     f = _fight()
     with pytest.raises(RuleViolation) as e:
         f.do(GuardedStep(actor="Tess", to=(1, 0)))
-    assert e.value.rule == "MOV-01" and "1,0 is a wall" in str(e.value)
+    assert e.value.rule == "ACT-33" and "1,0 is a wall" in str(e.value)  # the action's rule, the wall's words
 
 
 @pytest.mark.rule("ACT-33")
