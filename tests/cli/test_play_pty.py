@@ -54,8 +54,8 @@ class Pty:
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_play_at_a_real_terminal_completes_and_keeps_history(tmp_path: Path) -> None:
     history = tmp_path / "history"
-    env = {**os.environ, "SFTACTICS_HISTORY": str(history), "TERM": "xterm", "COLUMNS": "120", "LINES": "50", "PROMPT_TOOLKIT_NO_CPR": "1",
-           "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), *sys.path])}  # fmt: skip
+    env = {**os.environ, "SFTACTICS_HISTORY": str(history), "TERM": "xterm", "COLUMNS": "120", "LINES": "50",
+           "PROMPT_TOOLKIT_NO_CPR": "1", "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), *sys.path])}  # fmt: skip
     argv = [sys.executable, "-c", "from sftactics.cli import main; main()", "play", str(scenario(tmp_path, map=True))]
     term = Pty(argv, env)
     term.expect("Krask >")
