@@ -148,6 +148,17 @@ def test_ctrl_c_asks_before_dropping_an_unsaved_fight(tmp_path: Path, history: P
     t.close()
 
 
+def test_ctrl_d_at_the_terminal_asks_too(tmp_path: Path, history: Path) -> None:
+    t = Table(scenario(tmp_path, map=True), history)
+    t.type("move 2,1\r")
+    t.type("\x04")  # Ctrl-D on an empty line: the end of input
+    assert t.type("n\r").startswith("The fight is not saved")
+    t.type("\x04")
+    t.type("\x04")  # at the question, Ctrl-D again leaves
+    assert t.done()
+    t.close()
+
+
 def test_the_map_in_colour_and_as_svg(tmp_path: Path, history: Path) -> None:
     svg = tmp_path / "now.svg"
     t = Table(scenario(tmp_path, map=True), history, colour=True)

@@ -193,3 +193,22 @@ def test_docs_play_lists_every_hand_written_verb_with_its_example() -> None:
     for v in (*HAND_WRITTEN, *SESSION_VERBS):
         assert f"| `{v.syntax.replace('|', chr(92) + '|')}` | `{v.example}` |" in doc, v.name
     assert all(len(line) <= 80 for line in help_overview().splitlines())
+
+
+def test_a_new_command_named_like_a_session_verb_still_gets_a_verb(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typing import Literal
+
+    from pydantic import BaseModel
+
+    from sftactics.play import verbs
+
+    class MapCommand(BaseModel):
+        """Someone's new command that happens to be called map."""
+
+        type: Literal["map"] = "map"
+        target: str
+
+    monkeypatch.setitem(verbs.MODELS, "map", MapCommand)
+    table = verbs._build()
+    assert table["map"].kind is None  # the session's map stays
+    assert table["map_command"].kind == "map" and table["map_command"].syntax == "map_command TARGET"

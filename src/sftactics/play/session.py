@@ -198,9 +198,11 @@ class Session:
                 self.show()
             try:
                 line = self._read(self._prompt(), complete=True)
-            except EOFError:
+            except EOFError:  # the end of piped input; Ctrl-D at a terminal asks first, as quit does
                 self.say("")
-                return
+                if self.reader is None or self._may_leave():
+                    return
+                continue
             except KeyboardInterrupt:
                 self.say("")
                 if self._may_leave():
@@ -325,13 +327,14 @@ class Session:
                 return int(raw)
             self.say(f"  A d{sides} shows 1 to {sides}: type the result, 'roll' for the engine's die, or 'cancel'.")
 
-    def _yes(self, question: str, *, default: bool) -> bool:
-        """A yes/no answer (the end of input or Ctrl-C: ``default``)."""
+    def _yes(self, question: str, *, default: bool, interrupted: bool | None = None) -> bool:
+        """A yes/no answer (an empty line: ``default``; the end of input or Ctrl-C: ``interrupted``, else the
+        default)."""
         while True:
             try:
                 answer = self._read(question).strip().lower()
             except (EOFError, KeyboardInterrupt):
-                return default
+                return default if interrupted is None else interrupted
             if answer in ("y", "yes"):
                 return True
             if answer in ("n", "no"):
@@ -378,7 +381,8 @@ class Session:
     def _may_leave(self) -> bool:
         if not self.unsaved():
             return True
-        return self._yes("The fight is not saved (save FILE keeps it). Leave anyway? [y/N] ", default=False)
+        question = "The fight is not saved (save FILE keeps it). Leave anyway? [y/N] "
+        return self._yes(question, default=False, interrupted=True)  # Ctrl-C twice leaves
 
     # ------------------------------------------------------------------ session verbs
     def _auto(self, args: list[str]) -> None:

@@ -720,17 +720,22 @@ def _build() -> dict[str, Verb]:
     for v in (*HAND_WRITTEN, *SESSION_VERBS):
         table[v.name] = v
     for kind in MODELS:
+        name = kind
         if kind in table:
-            continue
+            if table[kind].kind == kind:  # attack, move, feint...: the hand-written verb has the type's name
+                continue
+            name = f"{kind}_command"  # a new command named like a verb of the session or another command
         model = MODELS[kind]
         doc = " ".join((model.__doc__ or "").split())
         summary = doc.split(". ")[0].rstrip(".")
         group: Literal["turn", "gm"] = "gm" if kind in GM_COMMANDS else "turn"
         args = tuple(k for n, k, r in _fields(kind) if r and n != "actor")
         words = {f"{n}=" if k != "flag" else n: ("" if k == "flag" else k) for n, k, r in _fields(kind) if not r}
-        table[kind] = Verb(
-            kind, generic_syntax(kind), generic_example(kind), summary, group, kind, generic(kind), args, words
-        )
+        syntax, example = generic_syntax(kind), generic_example(kind)
+        table[name] = Verb(
+            name, name + syntax[len(kind) :], name + example[len(kind) :], summary, group, kind, generic(kind), args,
+            words,
+        )  # fmt: skip
     return table
 
 
@@ -745,7 +750,7 @@ def verb_named(word: str) -> Verb | None:
 
 def verb_for(kind: str) -> Verb:
     """The short verb for a command type (hand-written if there is one)."""
-    return next((v for v in HAND_WRITTEN if v.kind == kind), VERBS[kind])
+    return next((v for v in HAND_WRITTEN if v.kind == kind), None) or next(v for v in VERBS.values() if v.kind == kind)
 
 
 def parse_line(ctx: Ctx, words: list[str]) -> Command | None:
