@@ -16,6 +16,7 @@ from sftactics.encounter.commands import (
     Attack,
     Begin,
     EndTurn,
+    Escape,
     ImposeCover,
     ManeuverCmd,
     Move,
@@ -140,6 +141,14 @@ def test_a_grapple_under_way_holds_until_the_end_of_the_grapplers_next_turn(tmp_
     f.do(EndTurn(actor="Tess"))
     assert f.state.creature("Tess").has("grappled")
     f.do(EndTurn(actor="Ksarik"))  # not renewed: it ends with Ksarik's turn
+    assert not f.state.creature("Tess").has("grappled") and not f.state.effects
+
+
+@pytest.mark.rule("MAN-08")
+def test_a_grapple_under_way_is_escaped_like_any_other(tmp_path: Path) -> None:
+    # Acrobatics escape, DC 15, bonus +10 given: d20 6 = 16 frees Tess and ends the grapple's timed effect
+    f = _begin(_scenario(tmp_path, more="grapples:\n  - {grappler: Ksarik, grappled: Tess}"), [6])
+    f.do(Escape(actor="Tess", method="acrobatics", dc=15, bonus=10))
     assert not f.state.creature("Tess").has("grappled") and not f.state.effects
 
 
