@@ -359,6 +359,18 @@ def test_a_smoke_grenade_leaves_a_concealing_cloud_for_a_minute() -> None:
     assert q.cover_and_concealment(f.state, "Tess", "Goblin").value.miss_chance == 0
 
 
+@pytest.mark.rule("ATK-13", "MOD-01")
+def test_a_smoke_grenade_that_misses_scatters_and_its_cloud_is_where_it_lands() -> None:
+    # a natural 1 misses; d8 1 = straight back toward the thrower, d4 2 squares: it lands at 4,2, and the cloud
+    # (the 20-ft burst from that point, cut by the map's top edge) fills 36 squares there
+    f = _grenadier("smoke grenade", [1, 1, 2])
+    events = f.do(ThrowGrenade(actor="Tess", weapon="smoke grenade", at=(6, 4)))
+    assert [e.target for e in events if e.type == "attack_made"] == ["4,2"]
+    (zone,) = f.state.zones
+    assert len(zone.squares) == 36 and (1, 0) in zone.squares and (0, 0) not in zone.squares
+    assert (7, 5) not in zone.squares
+
+
 @pytest.mark.rule("SV-09", "CON-03")
 def test_a_flash_grenade_i_blinds_unless_the_reflex_save_negates_it() -> None:
     # flash grenade I: 5-ft burst, DC 11 + Dex 2 = 13; thrown at the goblin's corner 6,4 (d20 12 + 5 = 17: on
