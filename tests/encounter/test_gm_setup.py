@@ -387,3 +387,16 @@ def test_the_compiled_kernel_leaves_smoke_and_scenario_setups_to_the_engine(tmp_
     assert any("leaves a cloud" in why for why in unsupported(_grenadier("smoke grenade", []).start))
     path = _scenario(tmp_path, more="grapples:\n  - {grappler: Ksarik, grappled: Tess}")
     assert any("set up by the scenario" in why for why in unsupported(load_scenario(path)))
+
+
+def test_a_fight_with_a_setup_and_a_cloud_saves_and_loads(tmp_path: Path) -> None:
+    more = "grapples:\n  - {grappler: Ksarik, grappled: Tess}\ncover:\n  - {target: Gob, cover: partial}"
+    path = _scenario(tmp_path, tess=", aware_of: {Gob: unaware}", more=more)
+    f = Fight(load_scenario(path), ScriptedDice([10]))
+    f.do(Begin())
+    f.do(ImposeCover(target="Tess", cover="total", against=("Gob",), rounds=3))
+    f.save(tmp_path / "fight.jsonl")
+    back = Fight.load(tmp_path / "fight.jsonl")
+    assert back.state == f.state and back.start.setup == f.start.setup
+    assert back.state.zones == () and len(back.state.effects) == 3
+
