@@ -111,7 +111,7 @@ def test_with_rolled_awareness_the_scenario_pairs_decide_who_is_surprised(tmp_pa
     ("extra", "field", "expected"),
     [(", aware_of: {Bob: unaware}", "combatants[0].aware_of.Bob", "no combatant named 'Bob'"),
      (", aware_of: {Tess: unaware}", "combatants[0].aware_of.Tess", "an opponent of Tess"),
-     (", aware_of: {Gob: sleepy}", "combatants[0].aware_of", "'unaware', 'aware_of_presence'")],
+     (", aware_of: {Gob: sleepy}", "combatants[0].aware_of.Gob", "one of unaware, aware_of_presence")],
 )  # fmt: skip
 def test_bad_awareness_is_refused_naming_the_field(tmp_path: Path, extra: str, field: str, expected: str) -> None:
     with pytest.raises(FileFormatError) as e:
@@ -399,4 +399,3 @@ def test_a_fight_with_a_setup_and_a_cloud_saves_and_loads(tmp_path: Path) -> Non
     back = Fight.load(tmp_path / "fight.jsonl")
     assert back.state == f.state and back.start.setup == f.start.setup
     assert back.state.zones == () and len(back.state.effects) == 3
-

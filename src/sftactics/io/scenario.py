@@ -9,7 +9,7 @@ Schema is ``docs/scenario.schema.json``. Every error names the file, the path in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -93,11 +93,12 @@ class CombatantEntry(_Model):
         (), description="held two-handed weapons gripped in one hand at the start: not wielded (ACT-40, GEN-10)"
     )
     ammo: dict[str, int] = Field(default_factory=dict, description="shots left per weapon (default: full)")
-    aware_of: dict[str, AwarenessName] = Field(
+    aware_of: dict[str, str] = Field(
         default_factory=dict,
         description="how aware it is of named opponents when the fight begins, overriding the senses' start "
         "(SEN-03..07): unaware, aware_of_presence, aware_of_location or observing",
-    )
+        json_schema_extra={"additionalProperties": {"enum": list(get_args(AwarenessName))}},
+    )  # the states are checked by _setup, so that an error names the opponent's key
     environment: Environment | None = None
 
 
@@ -205,6 +206,9 @@ def _setup(scen: ScenarioFile, enc: Encounter, name: str) -> StartSetup | None:
             where = f"combatants[{i}].aware_of.{other}"
             if not scen.track_awareness:
                 raise FileFormatError(name, where, "track_awareness: true (awareness is not tracked in this scenario)")
+            if level not in get_args(AwarenessName):
+                states = ", ".join(get_args(AwarenessName))
+                raise FileFormatError(name, where, f"one of {states}; not {level!r}")
             o = who(other, where, "an opponent's name")
             if o.id == entry.id or o.side == entry.side:
                 raise FileFormatError(name, where, f"an opponent of {entry.id} (allies always perceive each other)")
