@@ -608,11 +608,13 @@ class AreaEffect(_Cmd):
     """An area effect with no creature using it (a trap, an explosion, a collapsing ceiling) goes off from a
     point (EFF-01..08). ``area``: the template as for ``use_ability`` (burst or spread from the grid point
     ``at``; an emanation from ``at``; a cone from ``at`` toward ``direction``; a line from ``at`` toward the
-    square ``toward``), ``size_ft`` 5 to 1000. ``save``: ``{type, dc, on_save}`` (half,
-    negates or partial, SV-09). ``damage``: dice rolled once for everyone, such as "4d6 F" (DMG-14 halves it
-    for a success). ``conditions``: given to each creature that fails its save (or to all, with no save).
-    Every creature inside saves on its own, with the cover between the point and it added to a Reflex save
-    (MOD-08); total cover keeps it out (MOD-14). ``name`` labels the effect in the log."""
+    square ``toward``), ``size_ft`` 5 to 1000. ``save``: ``{type, dc, on_save}`` (half, negates or partial,
+    SV-09). ``damage``: dice rolled once for everyone, such as "4d6 F" (DMG-14 halves it for a success).
+    ``conditions``: ``{name, rounds?, value?}``, given to each creature that fails its save (or to all, with
+    no save), for ``rounds`` rounds (CF-14) if given. Every creature inside saves on its own, with the cover
+    between the point and it added to a Reflex save (MOD-08); a creature the point has no line of effect to
+    is not in the area (EFF-36), and total cover keeps it out (MOD-14). ``name`` labels the effect in the
+    log."""
 
     type: Literal["area_effect"] = "area_effect"
     area: AreaSpec
@@ -635,7 +637,8 @@ class Check(_Cmd):
     """A check the GM calls for (GEN-01): ``target`` rolls a ``skill`` check (its printed bonus, or ``bonus``
     when the stat block lists none), an ``ability`` check (GEN-02) or a saving throw ``save`` (fort, ref,
     will; natural 1 and 20 decide it, SV-02), exactly one of the three, against ``dc``; conditions,
-    ability damage and negative levels apply as to any such roll, and ``modifiers`` add the situation's.
+    ability damage and negative levels apply as to any such roll, and ``modifiers`` (``{value, label?,
+    type?}``, stacked by bonus type) add the situation's.
     ``action`` (none, swift, move, standard, full) is what the task costs: during the target's own turn it is
     spent from that turn (refused naming the rule when none is left: ACT-02, ACT-03, CF-09...); at any
     other time nothing is spent. ``what`` names the task in the log."""
