@@ -525,9 +525,7 @@ def creatures_in_area(
     cone or a line used by ``by``, ``at`` must be a corner of its space. Each creature inside comes with its
     cover from the point of origin (total cover: unaffected; the rest helps a Reflex save)."""
     grid = _grid(enc, "an area")
-    # no user: a combatant without a position stands in, so the area has no caster's space
-    nobody = next(iter(enc.combatants.values())).model_copy(update={"position": None})
-    user = enc.get(by) if by is not None else nobody
+    user = enc.get(by) if by is not None else None  # no user: every shape starts at the point
     spec = AreaSpec(shape=shape, size_ft=size_ft, at=at, direction=direction, toward=toward)
     area = build_area(Tx(enc, ScriptedDice([])), user, spec)
     spaces = {

@@ -1022,6 +1022,8 @@ GM_TOOLBOX = (
     "ability_damage", "restore_ability", "negative_levels", "remove_negative_levels", "add_effect", "end_effect",
     "dismiss", "rest", "wake", "right_yourself", "willing",
 )  # fmt: skip
+#: checks and hazards the GM calls for, and smothering flames (gm_checks.py)
+GM_CHECKS = ("area_effect", "check", "stability_check", "smother")
 
 HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "begin": do_begin,
@@ -1069,5 +1071,6 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "join": do_join,
     "end_combat": do_end_combat,
     **{name: _lazy(f"do_{name}", "gm") for name in GM_TOOLBOX},
+    **{name: _lazy(f"do_{name}", "gm_checks") for name in GM_CHECKS},
     "impose_cover": _lazy("do_impose_cover", "gm_setup"),
 }

@@ -36,11 +36,13 @@ from sftactics.sf1e.state import ConditionInstance, Creature
 Point = tuple[int, int]
 
 
-def build_area(tx: Tx, user: Combatant, spec: AreaSpec) -> grid_areas.Area:
+def build_area(tx: Tx, user: Combatant | None, spec: AreaSpec) -> grid_areas.Area:
+    """The squares of ``spec``; a cone or a line used by a creature starts at a corner of its space. With no
+    ``user`` (a trap, an explosion) every shape starts at the point ``at``."""
     grid = tx.state.grid
     if grid is None:
         raise RuleViolation("EFF-01", "area effects need a map")
-    fp = space.footprint(user)
+    fp = space.footprint(user) if user is not None else None
     try:
         if spec.shape == "emanation":
             origin = fp if spec.at is None else spec.at
