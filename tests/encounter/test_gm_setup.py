@@ -296,9 +296,13 @@ def test_impose_cover_names_real_creatures() -> None:
 
 @pytest.mark.rule("MOD-12", "MOD-13")
 def test_a_scenario_imposes_cover_from_the_start(tmp_path: Path) -> None:
-    f = _begin(_scenario(tmp_path, more="cover:\n  - {target: Gob, cover: improved, against: [Tess]}"), [])
+    path = _scenario(tmp_path, more="cover:\n  - {target: Gob, cover: improved, against: [Tess]}")
+    before = q.cover_and_concealment(load_scenario(path), "Tess", "Gob")  # asked before the fight begins
+    assert (before.value.cover, before.value.imposed_by_gm) == ("improved", True)
+    f = _begin(path, [])
     a = q.cover_and_concealment(f.state, "Tess", "Gob")
     assert (a.value.cover, a.value.ac_bonus) == ("improved", 8)
+    assert q.cover_and_concealment(f.state, "Ksarik", "Tess").value.cover == "none"
     with pytest.raises(FileFormatError) as e:
         load_scenario(_scenario(tmp_path, more="cover:\n  - {target: Gob, cover: improved, against: [Gob]}"))
     assert e.value.field == "cover[0].against[0]"

@@ -58,6 +58,10 @@ def imposed(state: Encounter, target: str, attacker: str | None) -> CoverKind:
     """The best cover the GM imposes on ``target`` against ``attacker`` (None: an area effect, which only cover
     imposed against everyone counts against)."""
     best = CoverKind.NONE
+    if state.timeline.phase == "setup" and state.setup is not None:  # a scenario's cover, before ``begin``
+        for spec in state.setup.cover:
+            if spec.target == target and (not spec.against or attacker in spec.against):
+                best = max(best, CoverKind[spec.cover.upper()])
     for e in state.effects:
         if e.target != target or IMPOSED not in e.flags:
             continue
