@@ -129,7 +129,9 @@ def test_awareness_needs_tracking(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- grapples under way
 @pytest.mark.rule("MAN-05", "MAN-07", "CON-20")
 def test_a_grapple_under_way_holds_until_the_end_of_the_grapplers_next_turn(tmp_path: Path) -> None:
-    f = _begin(_scenario(tmp_path, more="grapples:\n  - {grappler: Ksarik, grappled: Tess}"), [])
+    path = _scenario(tmp_path, more="grapples:\n  - {grappler: Ksarik, grappled: Tess}")
+    assert load_scenario(path).creature("Tess").has("grappled")  # held before the fight begins, too
+    f = _begin(path, [])
     tess = f.state.creature("Tess")
     assert [(i.name, i.source) for i in tess.state.conditions] == [("grappled", "Ksarik")]
     (effect,) = f.state.effects

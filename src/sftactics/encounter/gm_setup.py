@@ -25,7 +25,7 @@ from sftactics.core.breakdown import Term
 from sftactics.core.errors import SftError
 from sftactics.encounter.commands import ImposeCover
 from sftactics.encounter.events import AwarenessChanged, CombatantChanged
-from sftactics.encounter.state import Effect, Encounter, Expiry, ImposedCover
+from sftactics.encounter.state import Effect, Encounter, Expiry, ImposedCover, StartGrapple
 from sftactics.encounter.tx import Tx
 from sftactics.grid.cover import CoverKind, cover_terms
 from sftactics.sf1e import conditions as cond
@@ -184,6 +184,13 @@ def awareness_at_begin(tx: Tx, *, rolled: bool) -> None:
             tx.emit(CombatantChanged(id=c.id, changes={"aware": aware}))
 
 
+def grapple_condition(g: StartGrapple) -> tuple[str, ConditionInstance]:
+    """The condition a grapple gives its target, as a successful grapple does: grappled or pinned, its source the
+    grappler (MAN-05, MAN-06)."""
+    name = "pinned" if g.pinned else "grappled"
+    return name, ConditionInstance(name=name, source=g.grappler)
+
+
 def effects_at_begin(tx: Tx) -> None:
     """Start the scenario's grapples and imposed cover, once the order and the round are set."""
     setup = tx.state.setup
@@ -192,10 +199,12 @@ def effects_at_begin(tx: Tx) -> None:
     for g in setup.grapples:
         s = tx.state
         t = s.get(g.target)
-        name = "pinned" if g.pinned else "grappled"
-        inst = ConditionInstance(name=name, source=g.grappler)
+        name, inst = grapple_condition(g)
         text = f"{t.id} is {name} by {g.grappler} (a grapple under way): until the end of {g.grappler}'s next turn"
-        tx.creature(t.id, cond.add_condition(t.creature, inst), [f"{text} [MAN-07]"])
+        if inst in t.creature.state.conditions:  # the scenario gave it already (so that it shows before ``begin``)
+            tx.note(f"{text} [MAN-07]", "MAN-07")
+        else:
+            tx.creature(t.id, cond.add_condition(t.creature, inst), [f"{text} [MAN-07]"])
         # the grappler's next turn: this round's if it has not had it yet, else the next round's
         rnd = s.timeline.round + (1 if g.grappler in s.timeline.done else 0)
         until = Expiry(kind="turn_end", anchor=g.grappler, round=rnd)

@@ -187,7 +187,16 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
             if problem is not None:
                 raise FileFormatError(name, f"combatants[{i}].at", f"a square where {c.id} can stand ({problem[1]})")
     setup = _setup(scen, enc, name)
-    return enc if setup is None else enc.model_copy(update={"setup": setup})
+    if setup is None:
+        return enc
+    from sftactics.encounter.gm_setup import grapple_condition
+    from sftactics.sf1e import conditions as cond
+
+    for g in setup.grapples:  # held from the start (queries before ``begin`` see it); ``begin`` times it
+        held = enc.get(g.target)
+        creature = cond.add_condition(held.creature, grapple_condition(g)[1])
+        enc = enc.update(g.target, creature=creature)
+    return enc.model_copy(update={"setup": setup})
 
 
 def _setup(scen: ScenarioFile, enc: Encounter, name: str) -> StartSetup | None:
