@@ -257,6 +257,17 @@ def test_query_cover_answers_with_the_gms_cover() -> None:
     assert q.cover_and_concealment(f.state, "Gob", "Tess").value.imposed_by_gm is False
 
 
+@pytest.mark.rule("MOD-13")
+def test_the_map_views_cover_overlay_shows_the_gms_cover() -> None:
+    from sftactics.views.mapview import cover_overlay
+
+    f = _duel([])
+    f.do(ImposeCover(target="Ksarik", cover="improved", against=("Tess",)))
+    notes = cover_overlay(f.state, "Tess").notes
+    assert any(n.startswith("Ksarik") and "improved cover (+8 AC, +4 Reflex, MOD-13, imposed by the GM)" in n
+               for n in notes)  # fmt: skip
+
+
 @pytest.mark.rule("CF-14")
 def test_imposed_cover_for_rounds_ends_by_the_count() -> None:
     f = _duel([])
