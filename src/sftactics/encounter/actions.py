@@ -184,7 +184,7 @@ def one_attack(
         creature ``arcs.secondary`` finds (``arc_to``: the attacker's choice among equally near ones, ATK-15). A
     weapon with the thrown property is thrown (``throw``, or a target beyond its reach: ``thrown.throwing``) and
     then lies where it lands; otherwise a melee weapon strikes in melee."""
-    from sftactics.encounter import arcs, perception, thrown
+    from sftactics.encounter import arcs, gm_setup, perception, thrown
     from sftactics.encounter.tactics import one_shot_terms
 
     s = tx.state
@@ -219,7 +219,7 @@ def one_attack(
         attack_terms=(*geo.attack_terms, *extra, *shot_attack),
         ac_terms=(*geo.ac_terms, *shot_ac, *seen.ac_terms),
         nonlethal=nonlethal,
-        zero_gravity=s.gravity == "zero",
+        zero_gravity=gm_setup.zero_gravity(s, target_id),  # the target's surroundings (a knockdown)
         miss_chance=miss,
         miss_reason=why,
         ctx=injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == target_id),
@@ -1072,4 +1072,5 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "end_combat": do_end_combat,
     **{name: _lazy(f"do_{name}", "gm") for name in GM_TOOLBOX},
     **{name: _lazy(f"do_{name}", "gm_checks") for name in GM_CHECKS},
+    "impose_cover": _lazy("do_impose_cover", "gm_setup"),
 }

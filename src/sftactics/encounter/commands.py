@@ -679,6 +679,18 @@ class Smother(_Cmd):
     actor: str
 
 
+class ImposeCover(_Cmd):
+    """The GM gives ``target`` cover (MOD-12 partial and MOD-13 improved are GM calls; MOD-08 cover; MOD-14
+    total): against the creatures in ``against`` (everyone when empty), for ``rounds`` rounds or until ended.
+    Attacks use it when it beats the map's cover; ``cover: none`` ends it (for those ``against`` if given)."""
+
+    type: Literal["impose_cover"] = "impose_cover"
+    target: str
+    cover: Literal["none", "partial", "cover", "improved", "total"]
+    against: tuple[str, ...] = ()
+    rounds: int | None = Field(None, ge=1, le=100_000)
+
+
 Command = Annotated[
     Begin
     | Attack
@@ -738,7 +750,8 @@ Command = Annotated[
     | AreaEffect
     | Check
     | StabilityCheck
-    | Smother,
+    | Smother
+    | ImposeCover,
     Field(discriminator="type"),
 ]
 

@@ -29,7 +29,7 @@ from sftactics.encounter.tx import ReactionDecider, Tx
 GM_COMMANDS = frozenset({"damage", "heal", "add_condition", "remove_condition", "end_combat", "trigger", "join",
                          "ability_damage", "restore_ability", "negative_levels", "remove_negative_levels",
                          "add_effect", "end_effect", "rest", "willing", "area_effect", "check",
-                         "stability_check"})  # fmt: skip
+                         "stability_check", "impose_cover"})  # fmt: skip
 #: GM commands that still work once the combat is over: the fight's aftermath is the GM's too
 AFTER_THE_END = GM_COMMANDS - {"end_combat", "trigger", "join"}
 
