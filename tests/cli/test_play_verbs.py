@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,12 +10,21 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from sftactics.encounter.commands import COMMAND_ADAPTER
+from sftactics.encounter.commands import COMMAND_ADAPTER, parse_command
 from sftactics.encounter.engine import Fight
 from sftactics.io.scenario import load_scenario
 from sftactics.play.grammar import Ctx, Usage
 from sftactics.play.lineinput import PlayCompleter
-from sftactics.play.verbs import HAND_WRITTEN, MODELS, VERBS, help_overview, parse_line, verb_for, verb_named
+from sftactics.play.verbs import (
+    HAND_WRITTEN,
+    MODELS,
+    VERBS,
+    help_overview,
+    json_example,
+    parse_line,
+    verb_for,
+    verb_named,
+)
 from sftactics.sf1e.statblock import Weapon
 from tests.cli.test_play import scenario
 
@@ -52,6 +62,7 @@ def test_the_examples_of_the_verbs_read_off_the_models_parse(duel: Fight) -> Non
             continue
         cmd = parse_line(Ctx(duel.state), verb.example.split())
         assert cmd is not None and cmd.type == kind, verb.example
+        assert parse_command(json.loads(json_example(kind))).type == kind
 
 
 @pytest.mark.parametrize(
@@ -107,6 +118,13 @@ def test_the_examples_of_the_verbs_read_off_the_models_parse(duel: Fight) -> Non
           "modifiers": [{"selector": "attack", "value": 1}]}),
         ("willing actor=ksarik toward=krask", {"type": "willing", "actor": "Ksarik", "toward": "Krask"}),
         ("rest krask night interrupted", {"type": "rest", "target": "Krask", "kind": "night", "interrupted": True}),
+        ("area_effect burst 10 at 5,2 name=vent save=ref:13:half damage=2d6",
+         {"type": "area_effect", "area": {"shape": "burst", "size_ft": 10, "at": [5, 2]}, "name": "vent",
+          "save": {"type": "ref", "dc": 13}, "damage": "2d6"}),
+        ("check krask 12 str action=move what=lift",
+         {"type": "check", "target": "Krask", "dc": 12, "ability": "str", "action": "move", "what": "lift"}),
+        ("impose_cover krask improved against=ksar rounds=2",
+         {"type": "impose_cover", "target": "Krask", "cover": "improved", "against": ["Ksarik"], "rounds": 2}),
     ],
 )  # fmt: skip
 def test_short_verbs_make_the_commands(duel: Fight, line: str, expected: dict[str, Any]) -> None:

@@ -389,20 +389,8 @@ def p_use(ctx: Ctx, args: list[str]) -> Command:
     damage = _one(found, "damage", usage)
     if damage:
         data["damage"] = damage
-    shapes = [s for s in _AREAS if s in found]
-    if len(shapes) > 1:
-        raise Usage(f"One area at a time (got {', '.join(shapes)}).")
-    if shapes:
-        area: dict[str, Any] = {"shape": shapes[0], "size_ft": integer(found[shapes[0]][0] if found[shapes[0]] else "",
-                                                                       usage)}  # fmt: skip
-        for key, name in (("at", "at"), ("toward", "toward")):
-            at = _one(found, key, usage)
-            if at:
-                area[name] = square(at, usage)
-        direction = _one(found, "dir", usage)
-        if direction:
-            area["direction"] = direction.upper()
-        data["area"] = area
+    if any(shape in found for shape in _AREAS):
+        data["area"] = _area_from(found, usage)
     for key in ("action", "kind"):
         text = _one(found, key, usage)
         if text:
@@ -411,6 +399,30 @@ def p_use(ctx: Ctx, args: list[str]) -> Command:
     if "provokes" in found:
         data["provokes"] = True
     return parse_command(data)
+
+
+def _area_from(found: dict[str, list[str]], usage: str) -> dict[str, Any]:
+    shapes = [s for s in _AREAS if s in found]
+    if len(shapes) > 1:
+        raise Usage(f"One area at a time (got {', '.join(shapes)}).")
+    size = found[shapes[0]][0] if found[shapes[0]] else ""
+    area: dict[str, Any] = {"shape": shapes[0], "size_ft": integer(size, usage)}
+    for key in ("at", "toward"):
+        at = _one(found, key, usage)
+        if at:
+            area[key] = square(at, usage)
+    direction = _one(found, "dir", usage)
+    if direction:
+        area["direction"] = direction.upper()
+    return area
+
+
+def area_spec(words: list[str], usage: str) -> dict[str, Any]:
+    """An area template from words: ``SHAPE FT [at X,Y] [toward X,Y] [dir N|NE|E...]``."""
+    head, found = split_words(words, {"at": 1, "toward": 1, "dir": 1, **dict.fromkeys(_AREAS, 1)})
+    if head or not any(shape in found for shape in _AREAS):
+        raise Usage(f"An area is SHAPE FT [at X,Y] [toward X,Y] [dir E] (SHAPE: {', '.join(_AREAS)}). Usage: {usage}")
+    return _area_from(found, usage)
 
 
 TRIGGERS = ("attacked", "enemy_attacks", "enters_reach", "casts", "manual")

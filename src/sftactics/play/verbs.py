@@ -16,6 +16,7 @@ session runs it.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 import types
 import typing
@@ -41,6 +42,7 @@ from sftactics.play.grammar import (
     _to_or_path,
     _to_square,
     _weapon_only,
+    area_spec,
     integer,
     match_name,
     p_ally_fire,
@@ -105,7 +107,7 @@ for _m in get_args(get_args(Command)[0]):
     MODELS[typing.get_args(_m.model_fields["type"].annotation)[0]] = _m
 
 NAME_FIELDS = frozenset({"target", "ally", "actor", "watch", "toward", "concentration", "dismissible", "arc_to",
-                         "second_target", "keeper"})  # fmt: skip
+                         "second_target", "keeper", "healer", "against"})  # fmt: skip
 WEAPON_FIELDS = frozenset({"weapon", "second_weapon", "draw"})
 
 
@@ -141,6 +143,12 @@ def field_kind(name: str, annotation: Any) -> str:
         return "square"
     if t == tuple[tuple[int, int], ...]:
         return "squares"
+    if t is cmds.AreaSpec:
+        return "area"
+    if t is cmds.SaveSpec:
+        return "save"
+    if t == tuple[str, ...]:
+        return "names" if name in NAME_FIELDS else "list"
     return "json"
 
 
@@ -172,6 +180,22 @@ def _value(ctx: Ctx, actor: str | None, name: str, kind: str, text: str, usage: 
         return square(text, usage)
     if kind == "squares":
         return squares(text.split(), usage)
+    if kind == "area":
+        return area_spec(text.split(), usage)
+    if kind == "save":
+        parts = [p for p in re.split(r"[\s:,]+", text.lower()) if p]
+        if len(parts) not in (2, 3):
+            raise Usage(f"{name} is a kind and a DC, e.g. ref 13 half. Usage: {usage}")
+        spec: dict[str, Any] = {
+            "type": match_name(parts[0], ("fort", "ref", "will"), "save"),
+            "dc": integer(parts[1], usage),
+        }
+        if len(parts) == 3:
+            spec["on_save"] = match_name(parts[2], ("half", "negates", "partial"), "save result")
+        return spec
+    if kind in ("names", "list"):
+        items = [p.strip() for p in text.split(",") if p.strip()]
+        return [ctx.name(p) for p in items] if kind == "names" else items
     if kind == "json":
         try:
             return json.loads(text)
@@ -195,7 +219,7 @@ def generic_syntax(kind: str) -> str:
 
 
 _SAMPLES = {"name": "Krask", "weapon": "doshko", "int": "2", "square": "3,4", "squares": "3,4 4,4", "text": "x",
-            "json": "{}"}  # fmt: skip
+            "json": "{}", "area": "burst 10 at 3,4", "save": "ref 13 half", "names": "Krask", "list": "x"}  # fmt: skip
 
 
 def generic_example(kind: str) -> str:
@@ -243,7 +267,7 @@ def generic(kind: str) -> Parse:
             if not positional:
                 raise Usage(f"{n} is missing. Usage: {usage}")
             last = i == len(required) - 1
-            take = len(positional) if last and k in ("text", "name", "weapon", "squares") else 1
+            take = len(positional) if last and k in ("text", "name", "weapon", "squares", "area", "save") else 1
             data[n] = " ".join(positional[:take])
             positional = positional[take:]
         if positional:
@@ -761,13 +785,16 @@ def parse_line(ctx: Ctx, words: list[str]) -> Command | None:
     return verb.parse(ctx, words[1:])
 
 
+_JSON_SAMPLES: dict[str, Any] = {"name": "Krask", "weapon": "tactical doshko", "int": 2, "square": [3, 4], "text": "x",
+                                 "area": {"shape": "burst", "size_ft": 10, "at": [3, 4]},
+                                 "save": {"type": "ref", "dc": 13}, "names": ["Krask"], "list": ["x"]}  # fmt: skip
+
+
 def json_example(kind: str) -> str:
     data: dict[str, Any] = {"type": kind}
     for n, k, r in _fields(kind):
         if r:
-            data[n] = {"name": "Krask", "weapon": "tactical doshko", "int": 2, "square": [3, 4], "text": "x"}.get(
-                k, k[7:].split("|")[0] if k.startswith("choice:") else {}
-            )
+            data[n] = _JSON_SAMPLES.get(k, k[7:].split("|")[0] if k.startswith("choice:") else {})
     return json.dumps(data)
 
 
