@@ -230,3 +230,16 @@ def test_a_new_command_named_like_a_session_verb_still_gets_a_verb(monkeypatch: 
     table = verbs._build()
     assert table["map"].kind is None  # the session's map stays
     assert table["map_command"].kind == "map" and table["map_command"].syntax == "map_command TARGET"
+
+
+def test_a_line_keeps_json_values_whole_and_quoted_names_together(duel: Fight) -> None:
+    from sftactics.play.grammar import split_line
+
+    line = 'add_effect krask "bless me" rounds=3 modifiers=[{"selector": "attack", "value": 1, "when": ["a ]b"]}]'
+    words = split_line(line)
+    assert words == ["add_effect", "krask", "bless me", "rounds=3",
+                     'modifiers=[{"selector": "attack", "value": 1, "when": ["a ]b"]}]']  # fmt: skip
+    cmd = parse_line(Ctx(duel.state), words)
+    assert cmd is not None and cmd.model_dump(mode="json")["modifiers"][0]["when"] == ["a ]b"]
+    with pytest.raises(ValueError, match="No closing quotation"):
+        split_line('attack "ksarik')

@@ -9,6 +9,7 @@ matched loosely (:func:`match_name`): a unique beginning in any case; weapons al
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, get_args
 
@@ -99,6 +100,43 @@ def integer(text: str, usage: str) -> int:
     if not _INT.fullmatch(text):
         raise Usage(f"{text!r} is not a whole number. Usage: {usage}")
     return int(text)
+
+
+_JSON_START = re.compile(r"(?:^|(?<=\s))[A-Za-z_]+=[\[{]")
+
+
+def split_line(line: str) -> list[str]:
+    """The words of a line as a shell splits them (quotes group words: ``rest "ksarik 2" night``), except that
+    a ``field=`` value written as JSON (``modifiers=[{"selector": "attack", "value": 1}]``) is kept whole, quotes
+    and spaces included. Raises ValueError for an unclosed quote."""
+    kept: list[str] = []
+    out: list[str] = []
+    i = 0
+    while (m := _JSON_START.search(line, i)) is not None:
+        k, depth, in_string = m.end() - 1, 0, False
+        while k < len(line):
+            ch = line[k]
+            if in_string:
+                if ch == "\\":
+                    k += 1
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                depth -= 1
+                if depth == 0:
+                    break
+            k += 1
+        out.append(line[i : m.start()])
+        out.append(f"\x00{len(kept)}\x00")
+        kept.append(line[m.start() : k + 1])
+        i = k + 1
+    out.append(line[i:])
+    words = shlex.split("".join(out))
+    return [re.sub(r"\x00(\d+)\x00", lambda g: kept[int(g.group(1))], w) for w in words]
 
 
 def split_words(words: Sequence[str], keys: Mapping[str, int]) -> tuple[list[str], dict[str, list[str]]]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import shlex
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -34,7 +33,7 @@ from sftactics.encounter.engine import GM_COMMANDS, Fight, pending
 from sftactics.encounter.events import DiceRolled, Event
 from sftactics.encounter.policy import simple
 from sftactics.encounter.runner import auto_play
-from sftactics.play.grammar import Ctx, Usage, match_name
+from sftactics.play.grammar import Ctx, Usage, match_name, split_line
 from sftactics.play.panels import fight_summary, tracker, tracker_key, turn_panel
 from sftactics.play.verbs import ALIASES, VERBS, help_overview, verb_named
 
@@ -226,7 +225,7 @@ class Session:
         if line.startswith("{"):
             return self._execute(lambda: self._raw(line))
         try:
-            words = shlex.split(line)
+            words = split_line(line)
         except ValueError as e:
             self.say(f"Cannot read that line ({e}); type help for the commands.")
             return True
