@@ -162,8 +162,9 @@ def test_ctrl_d_at_the_terminal_asks_too(tmp_path: Path, history: Path) -> None:
 def test_the_map_in_colour_and_as_svg(tmp_path: Path, history: Path) -> None:
     svg = tmp_path / "now.svg"
     t = Table(scenario(tmp_path, map=True), history, colour=True)
-    t.type(f"map svg {svg}\r")
+    t.type(f"map --svg {svg}\r")
     t.type("map ksarik threat\r")
+    t.type("map monsters\r")
     t.close()
     out = t.console.export_text()
     assert "Duel: round 1, Krask's turn" in out
@@ -171,6 +172,7 @@ def test_the_map_in_colour_and_as_svg(tmp_path: Path, history: Path) -> None:
     root = ET.parse(svg).getroot()
     assert root.tag.endswith("svg")
     assert "threat: squares threatened by Ksarik" in out
+    assert "threat: squares threatened by side monsters" in out
     # the combatant whose turn it is stands in reverse video; the squares it can reach have a background
     state = t.session.fight.state
     text = coloured(state, build_view(state, subject="Krask", show=["reach", "threat"]), focus="Krask")

@@ -202,6 +202,7 @@ def test_completion_of_verbs_names_weapons_and_squares(duel: Fight) -> None:
     assert completions(duel, "help gren") == ["grenade"]
     assert completions(duel, "cond krask sha") == ["shaken"]
     assert completions(duel, "nonsense ") == []
+    assert completions(duel, "map mo") == ["monsters"]
 
 
 def test_docs_play_lists_every_hand_written_verb_with_its_example() -> None:

@@ -102,6 +102,8 @@ class PlayCompleter(Completer):
             return list(state.combatants)
         if kind == "side":
             return [str(s) for s in state.sides()]
+        if kind == "subject":  # a combatant or a side
+            return [*state.combatants, *(str(s) for s in state.sides())]
         if kind in ("weapon", "grenade") and who is not None:
             if kind == "grenade":
                 return grenades(state, who)

@@ -472,9 +472,11 @@ class Session:
             sides = state.sides()
             folded = [s for s in sides if s.lower() == text.lower()]
             subject = folded[0] if folded else Ctx(state).name(text)
-        if not show and area is None and not bare and subject is not None and subject in state.combatants:
-            c = state.combatants[subject]
-            if c.position is not None and not c.out_of_fight and not c.fled:
+        if not show and area is None and not bare and subject is not None:
+            c = state.combatants.get(subject)
+            if c is None:  # a side: what its members threaten
+                show = ["threat"]
+            elif c.position is not None and not c.out_of_fight and not c.fled:
                 show = ["reach", "threat"]
         view = reach_as_it_stands(state, build_view(state, subject=subject, show=show, area=area, view=side))
         if self.console.is_terminal and self.console.color_system is not None:

@@ -685,7 +685,7 @@ SESSION_VERBS: tuple[Verb, ...] = (
         "map svg hold.svg",
         "the battlefield now: tokens, conditions, whose turn, reach and threat",
         "session",
-        args=("name",),
+        args=("subject",),
         words={"reach": "", "threat": "", "cover": "", "area": "text", "bare": "", "view": "side", "svg": "file"},
     ),
     Verb("show", "show", "show", "the initiative tracker and the turn panel", "session", aliases=("init",)),
