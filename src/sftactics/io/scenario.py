@@ -169,8 +169,14 @@ def _gravity(grid: Any) -> Literal["zero", "low", "normal", "high"]:
 def _statblock(ref: str | StatBlock, scenario: Path, where: str) -> StatBlock:
     if isinstance(ref, StatBlock):
         return ref
-    target = (scenario.parent / ref).resolve()
-    if not target.exists():
+    try:
+        target = (scenario.parent / ref).resolve()
+        exists = target.exists()
+    except (OSError, ValueError):  # a name too long for the system, or with a NUL character
+        raise FileFormatError(str(scenario), where, "a stat-block file or a bundled creature's name") from None
+    if exists and not target.is_file():
+        raise FileFormatError(str(scenario), where, f"a stat-block file; {ref!r} is a folder")
+    if not exists:
         from sftactics.content import find_statblock
 
         found = find_statblock(ref)
