@@ -120,3 +120,11 @@ def test_a_log_whose_events_do_not_replay_names_the_file(tmp_path: Path) -> None
         Fight.load(log)
     assert e.value.file == str(log)
     assert "replay" in e.value.expected
+
+
+def test_a_map_error_names_the_scenario_file_and_the_row(tmp_path: Path) -> None:
+    p = tmp_path / "room.yaml"
+    p.write_text("name: room\nmap: |\n  ####\n  #..\ncombatants:\n  - {id: Ann, side: a, statblock: ksarik}\n")
+    err = _refused(p)
+    assert err.field == "map: row 1"
+    assert str(err) == f"{p}: map: row 1: 4 squares like row 0, found 3"

@@ -136,3 +136,18 @@ def test_a_file_with_an_absurd_number_names_file_and_field(tmp_path: Path) -> No
         load_statblock(p)
     assert (e.value.file, e.value.field) == (str(p), "hp")
     assert "less than or equal to 5000" in e.value.expected
+
+
+@pytest.mark.parametrize("size", [["tiny"], {"tiny": 1}])
+def test_a_size_that_is_not_text_is_a_clean_error(size: Any) -> None:
+    with pytest.raises(ValidationError) as e:
+        npc_block(size=size)
+    assert first_problem(e.value)[0] == "size"
+
+
+@pytest.mark.parametrize("text", ["Staggered [DC 500]", "Wound [DC " + "9" * 5000 + "]", "Burn " + "1" * 300])
+def test_a_critical_effect_with_an_absurd_dc_or_length_is_refused(text: str) -> None:
+    w = {"name": "claw", "category": "natural", "damage": "1d6+5 S", "attack_bonus": 9, "critical": text}
+    with pytest.raises(ValidationError) as e:
+        npc_block(weapons=[w])
+    assert first_problem(e.value)[0] == "weapons[0].critical"

@@ -114,9 +114,9 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
         from sftactics.grid.map import parse_map
 
         try:
-            grid = parse_map(scen.map, file=f"{name}: map").map
-        except FileFormatError:
-            raise
+            grid = parse_map(scen.map, file=name).map
+        except FileFormatError as e:  # the scenario is the file; the map's row or directive is in the field
+            raise FileFormatError(name, f"map: {e.field}" if e.field else "map", e.expected) from None
         except (ValueError, KeyError) as e:
             raise FileFormatError(name, "map", str(e)) from None
     for i, entry in enumerate(scen.combatants):

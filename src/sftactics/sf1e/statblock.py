@@ -9,6 +9,7 @@ The YAML form people write by hand is this schema (see ``docs/statblocks.md``); 
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Annotated, Literal
 
@@ -61,6 +62,17 @@ def _dice_parses(v: str) -> str:
     except DiceError as e:
         raise ValueError(str(e)) from None
     return v
+
+
+def _critical_dcs(v: str) -> str:
+    for m in re.finditer(r"\bDC\s*(\d+)", v, re.IGNORECASE):
+        if len(m.group(1)) > 3 or not L.DC_MIN <= int(m.group(1)) <= L.DC_MAX:
+            raise ValueError(f"a critical effect with a DC from {L.DC_MIN} to {L.DC_MAX}, not {m.group(1)[:8]}")
+    return v
+
+
+#: A critical effect as printed ("Burn 1d6", "Staggered [DC 14]"): at most 200 characters, a DC in range.
+CriticalText = Annotated[str, Field(max_length=200), AfterValidator(_critical_dcs)]
 
 
 #: A dice expression kept as written (``"1d6+2 F"``), checked to parse when the file is read.
@@ -133,7 +145,7 @@ class Weapon(_Model):
     operative: bool = False
     nonlethal: bool = False
     two_handed: bool = False
-    critical: str = ""
+    critical: CriticalText = ""
     critical_dc: int | None = L.ranged(None, L.DC_MIN, L.DC_MAX, "printed critical effect DC")
     item_level: int = L.ranged(0, 0, L.ITEM_LEVEL_MAX, "item level")
     capacity: int | None = L.ranged(None, 1, L.CAPACITY_MAX, "charges or rounds")
@@ -287,7 +299,8 @@ class StatBlock(_Model):
     def _reach_by_size(cls, data: object) -> object:
         """A Fine, Diminutive or Tiny creature whose block gives no reach has 0 ft (Table 8-1, AOO-02, AOO-05);
         every other size keeps the 5-ft default unless the block says otherwise."""
-        if isinstance(data, dict) and data.get("reach_ft") is None and data.get("size") in _SUB_SQUARE:
+        size = data.get("size") if isinstance(data, dict) else None
+        if isinstance(data, dict) and data.get("reach_ft") is None and isinstance(size, str) and size in _SUB_SQUARE:
             data = {**data, "reach_ft": 0}
         return data
 
