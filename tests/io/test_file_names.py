@@ -21,8 +21,15 @@ GUN = "weapons: [{name: laser pistol, damage: 1d4 F, attack_bonus: 3, range_ft: 
 
 
 def _scenario(tmp_path: Path, entry: str, block: str = f"{{name: Ann, {STATS}, {GUN}}}") -> Path:
+    """A one-combatant scenario; ``entry`` adds fields to the combatant or replaces its id or side."""
+    fields = {"id": "Ann", "side": "party"}
+    for key in fields:
+        if entry.startswith(f", {key}:"):
+            fields[key], entry = entry.removeprefix(f", {key}:").strip(), ""
     p = tmp_path / "room.yaml"
-    p.write_text(f"name: room\ncombatants:\n  - {{id: Ann, side: party, statblock: {block}{entry}}}\n")
+    p.write_text(
+        f"name: room\ncombatants:\n  - {{id: {fields['id']}, side: {fields['side']}, statblock: {block}{entry}}}\n"
+    )
     return p
 
 
@@ -128,3 +135,27 @@ def test_a_map_error_names_the_scenario_file_and_the_row(tmp_path: Path) -> None
     err = _refused(p)
     assert err.field == "map: row 1"
     assert str(err) == f"{p}: map: row 1: 4 squares like row 0, found 3"
+
+
+@pytest.mark.parametrize(
+    ("suffix", "text", "where"),
+    [(".yaml", "name: A\nhp: 5\ncr: '1'\nhp: 9000\n", "line 4 column 1"),
+     (".json", '{"name": "A", "hp": 5, "hp": 9000}', "")],
+)  # fmt: skip
+def test_a_key_given_twice_is_refused_not_silently_replaced(tmp_path: Path, suffix: str, text: str, where: str) -> None:
+    from sftactics.io.statblocks import load_statblock
+
+    p = tmp_path / f"twice{suffix}"
+    p.write_text(text)
+    with pytest.raises(FileFormatError) as e:
+        load_statblock(p)
+    assert (e.value.file, e.value.field) == (str(p), where)
+    assert "the key 'hp' given twice" in e.value.expected
+
+
+def test_a_yaml_merge_key_is_not_a_key_given_twice(tmp_path: Path) -> None:
+    p = tmp_path / "merge.yaml"
+    ann = "{id: Ann, side: a, statblock: &s {name: Ann, " + STATS + "}}"
+    bob = "{id: Bob, side: b, statblock: {<<: *s, name: Bob, hp: 12}}"
+    p.write_text(f"combatants:\n  - {ann}\n  - {bob}\n")
+    assert load_scenario(p).get("Bob").creature.stat.hp == 12
