@@ -596,6 +596,104 @@ class Willing(_Cmd):
     willing: bool = True
 
 
+# ---------------------------------------------------------------- the GM's toolbox: checks and hazards (gm_checks.py)
+class HazardCondition(_Cmd):
+    """A condition an area effect gives each creature it reaches: ``name`` as in docs/conditions.md, for
+    ``rounds`` rounds counted by initiative count (CF-14) or until removed, with a ``value`` for a condition
+    that has an amount (``burning`` "1d4 fire")."""
+
+    name: str
+    rounds: int | None = Field(None, ge=1, le=100_000)
+    value: str | None = None
+
+
+class AreaEffect(_Cmd):
+    """An area effect with no creature using it (a trap, an explosion, a collapsing ceiling) goes off from a
+    point (EFF-01..08). ``area``: the template as for ``use_ability`` (burst or spread from the grid point
+    ``at``; an emanation from ``at``; a cone from ``at`` toward ``direction``; a line from ``at`` toward the
+    square ``toward``), ``size_ft`` 5 to 1000. ``save``: ``{type, dc, on_save}`` (half, negates or partial,
+    SV-09). ``damage``: dice rolled once for everyone, such as "4d6 F" (DMG-14 halves it for a success).
+    ``conditions``: ``{name, rounds?, value?}``, given to each creature that fails its save (or to all, with
+    no save), for ``rounds`` rounds (CF-14) if given. Every creature inside saves on its own, with the cover
+    between the point and it added to a Reflex save (MOD-08); a creature the point has no line of effect to
+    is not in the area (EFF-36), and total cover keeps it out (MOD-14). ``name`` labels the effect in the
+    log."""
+
+    type: Literal["area_effect"] = "area_effect"
+    area: AreaSpec
+    name: str = Field("hazard", min_length=1, max_length=80)
+    save: SaveSpec | None = None
+    damage: str | None = None
+    conditions: tuple[HazardCondition, ...] = ()
+
+
+class CheckTerm(_Cmd):
+    """A situational modifier to a check: its ``value``, a ``label`` and a bonus ``type`` for stacking
+    (BON-01..13)."""
+
+    value: int = Field(ge=-100, le=100)
+    label: str = Field("GM", min_length=1, max_length=80)
+    type: Literal["untyped", "circumstance", "divine", "enhancement", "insight", "luck", "morale", "racial"] = "untyped"
+
+
+class Check(_Cmd):
+    """A check the GM calls for (GEN-01): ``target`` rolls a ``skill`` check (its printed bonus, or ``bonus``
+    when the stat block lists none), an ``ability`` check (GEN-02) or a saving throw ``save`` (fort, ref,
+    will; natural 1 and 20 decide it, SV-02), exactly one of the three, against ``dc``; conditions,
+    ability damage and negative levels apply as to any such roll, and ``modifiers`` (``{value, label?,
+    type?}``, stacked by bonus type) add the situation's.
+    ``action`` (none, swift, move, standard, full) is what the task costs: during the target's own turn it is
+    spent from that turn (refused naming the rule when none is left: ACT-02, ACT-03, CF-09...); at any
+    other time nothing is spent. ``what`` names the task in the log."""
+
+    type: Literal["check"] = "check"
+    target: str
+    dc: int = Field(ge=-100, le=1000)
+    skill: str | None = Field(None, min_length=1, max_length=40)
+    ability: AbilityName | None = None
+    save: Literal["fort", "ref", "will"] | None = None
+    bonus: int | None = Field(None, ge=-100, le=200)
+    modifiers: tuple[CheckTerm, ...] = ()
+    action: Literal["none", "swift", "move", "standard", "full"] = "none"
+    what: str | None = Field(None, min_length=1, max_length=120)
+
+
+class StabilityCheck(_Cmd):
+    """The hourly Constitution check of a creature unconscious and stable at 0 HP without the Resolve to stay
+    in the fight (INJ-13): 20 or more, it wakes with 1 HP; 10 to 19, it stays stable until the next hour's
+    check; 9 or less, it dies. ``hour`` (1 to 8) is which hour's check this is: a creature still stable after
+    the eighth wakes with 1 HP per character level. ``healer``: a combatant tending it, who first attempts a
+    DC 15 Medicine check (its printed Medicine bonus, or ``medicine_bonus``): on a success the Constitution
+    check gets +2 and a result under 10 counts as 10."""
+
+    type: Literal["stability_check"] = "stability_check"
+    target: str
+    hour: int = Field(1, ge=1, le=8)
+    healer: str | None = None
+    medicine_bonus: int | None = Field(None, ge=-100, le=200)
+
+
+class Smother(_Cmd):
+    """A burning creature rolls on the ground or otherwise smothers the flames: a full action for a new
+    Reflex save against the burning DC with +4, plus +2 per earlier consecutive attempt; success ends the
+    burning (CON-05). It is an extra attempt: the end-of-turn save still comes if the fire burns on."""
+
+    type: Literal["smother"] = "smother"
+    actor: str
+
+
+class ImposeCover(_Cmd):
+    """The GM gives ``target`` cover (MOD-12 partial and MOD-13 improved are GM calls; MOD-08 cover; MOD-14
+    total): against the creatures in ``against`` (everyone when empty), for ``rounds`` rounds or until ended.
+    Attacks use it when it beats the map's cover; ``cover: none`` ends it (for those ``against`` if given)."""
+
+    type: Literal["impose_cover"] = "impose_cover"
+    target: str
+    cover: Literal["none", "partial", "cover", "improved", "total"]
+    against: tuple[str, ...] = ()
+    rounds: int | None = Field(None, ge=1, le=100_000)
+
+
 Command = Annotated[
     Begin
     | Attack
@@ -651,7 +749,12 @@ Command = Annotated[
     | Rest
     | Wake
     | RightYourself
-    | Willing,
+    | Willing
+    | AreaEffect
+    | Check
+    | StabilityCheck
+    | Smother
+    | ImposeCover,
     Field(discriminator="type"),
 ]
 

@@ -28,7 +28,8 @@ from sftactics.encounter.tx import ReactionDecider, Tx
 #: Commands a GM may send at any time (no actor, no turn order).
 GM_COMMANDS = frozenset({"damage", "heal", "add_condition", "remove_condition", "end_combat", "trigger", "join",
                          "ability_damage", "restore_ability", "negative_levels", "remove_negative_levels",
-                         "add_effect", "end_effect", "rest", "willing"})  # fmt: skip
+                         "add_effect", "end_effect", "rest", "willing", "area_effect", "check",
+                         "stability_check", "impose_cover"})  # fmt: skip
 #: GM commands that still work once the combat is over: the fight's aftermath is the GM's too
 AFTER_THE_END = GM_COMMANDS - {"end_combat", "trigger", "join"}
 

@@ -105,6 +105,16 @@ class AreaRider(_Model):
     minutes: DiceText | None = None
 
 
+class AreaCloud(_Model):
+    """What an area leaves on the map for a while instead of (or besides) damage: a smoke grenade's cloud adds
+    ``feature`` (``conceal``: concealment, MOD-01) to the squares it fills for ``rounds`` rounds, or ``minutes``
+    minutes of 10 rounds each (CF-14)."""
+
+    feature: Literal["conceal", "obscure"] = "conceal"
+    rounds: int | None = Field(None, ge=1, le=100_000)
+    minutes: int | None = Field(None, ge=1, le=10_000)
+
+
 class Area(_Model):
     """An area a weapon or ability fills (explode, burst...). Geometry comes with the grid.
 
@@ -118,6 +128,7 @@ class Area(_Model):
     on_save: Literal["half", "negates", "partial", "none"] = "half"
     dc: int | None = L.ranged(None, L.DC_MIN, L.DC_MAX, "save DC")
     riders: tuple[AreaRider, ...] = ()
+    cloud: AreaCloud | None = None
 
 
 class Weapon(_Model):
