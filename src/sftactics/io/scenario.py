@@ -9,12 +9,13 @@ Schema is ``docs/scenario.schema.json``. Every error names the file, the path in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sftactics.core.errors import FileFormatError, SftError
 from sftactics.core.validation import first_problem
+from sftactics.dice.expr import parse
 from sftactics.encounter.commands import COMMANDS_ADAPTER, Command
 from sftactics.encounter.space import placement_problem
 from sftactics.encounter.state import (
@@ -26,6 +27,8 @@ from sftactics.encounter.state import (
     StartSetup,
 )
 from sftactics.io.files import load_model, read_data, validation_error
+from sftactics.sf1e import limits as L
+from sftactics.sf1e.limits import Name, Square
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.statblock import StatBlock
 from sftactics.sf1e.state import ConditionInstance, Creature, CreatureState, NegativeLevels
@@ -38,12 +41,12 @@ class _Model(BaseModel):
 class StartingState(_Model):
     """Where a combatant starts if not fresh. Omitted values are the stat block's maxima."""
 
-    hp: int | None = Field(None, ge=0)
-    sp: int | None = Field(None, ge=0)
-    rp: int | None = Field(None, ge=0)
-    temp_hp: int = Field(0, ge=0)
+    hp: int | None = Field(None, ge=0, le=L.HP_MAX)
+    sp: int | None = Field(None, ge=0, le=L.SP_MAX)
+    rp: int | None = Field(None, ge=0, le=L.RP_MAX)
+    temp_hp: int = Field(0, ge=0, le=L.HP_MAX)
     conditions: tuple[ConditionInstance, ...] = ()
-    ability_damage: dict[str, int] = Field(default_factory=dict)
+    ability_damage: dict[str, Annotated[int, Field(ge=0, le=L.ABILITY_DAMAGE_MAX)]] = Field(default_factory=dict)
     negative_levels: tuple[NegativeLevels, ...] = ()
 
 
@@ -77,12 +80,12 @@ class CoverEntry(_Model):
 
 
 class CombatantEntry(_Model):
-    id: str = Field(description="the name used in logs and commands (unique)")
-    side: str = Field(description="combatants with the same side are allies")
+    id: Name = Field(description="the name used in logs and commands (unique)")
+    side: Name = Field(description="combatants with the same side are allies")
     statblock: str | StatBlock = Field(description="a stat-block file (relative to the scenario) or one inline")
-    at: tuple[int, int] | None = Field(None, description="starting square [x, y] (column, row from the top)")
+    at: Square | None = Field(None, description="starting square [x, y] (column, row from the top)")
     aware: bool = Field(True, description="aware of its foes when the fight begins (CF-07)")
-    initiative: int | None = Field(None, description="an initiative count already rolled")
+    initiative: int | None = Field(None, ge=L.INIT_MIN, le=L.INIT_MAX, description="an initiative count already rolled")
     state: StartingState | None = None
     takes_aoo: bool = Field(True, description="takes attacks of opportunity when it can (AOO-06)")
     hidden: bool = Field(False, description="starts hidden (Stealth) from its opponents (SEN-08, CF-07)")
@@ -92,7 +95,9 @@ class CombatantEntry(_Model):
     one_hand_grip: tuple[str, ...] = Field(
         (), description="held two-handed weapons gripped in one hand at the start: not wielded (ACT-40, GEN-10)"
     )
-    ammo: dict[str, int] = Field(default_factory=dict, description="shots left per weapon (default: full)")
+    ammo: dict[str, Annotated[int, Field(ge=0, le=L.CAPACITY_MAX)]] = Field(
+        default_factory=dict, description="shots left per weapon (default: full)"
+    )
     aware_of: dict[str, str] = Field(
         default_factory=dict,
         description="how aware it is of named opponents when the fight begins, overriding the senses' start "
@@ -154,9 +159,9 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
         from sftactics.grid.map import parse_map
 
         try:
-            grid = parse_map(scen.map, file=f"{name}: map").map
-        except FileFormatError:
-            raise
+            grid = parse_map(scen.map, file=name).map
+        except FileFormatError as e:  # the scenario is the file; the map's row or directive is in the field
+            raise FileFormatError(name, f"map: {e.field}" if e.field else "map", e.expected) from None
         except (ValueError, KeyError) as e:
             raise FileFormatError(name, "map", str(e)) from None
     for i, entry in enumerate(scen.combatants):
@@ -174,9 +179,9 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
             initiative=entry.initiative,
             takes_aoo=entry.takes_aoo,
             hidden=entry.hidden,
-            in_hand=tuple(stat.weapon(n).name for n in entry.in_hand) if entry.in_hand is not None else None,
+            in_hand=_weapons(stat, entry.in_hand, name, f"{where}.in_hand") if entry.in_hand is not None else None,
             ammo=entry.ammo,
-            one_hand_grip=tuple(stat.weapon(n).name for n in entry.one_hand_grip),
+            one_hand_grip=_weapons(stat, entry.one_hand_grip, name, f"{where}.one_hand_grip"),
             gravity=entry.environment.gravity if entry.environment is not None else None,
         )
     enc = Encounter(name=scen.name, options=scen.options, map=scen.map, combatants=combatants,
@@ -269,6 +274,17 @@ def _grapple_problem(enc: Encounter, grappler: Combatant, target: Combatant, hel
     return ""
 
 
+def _weapons(stat: StatBlock, names: tuple[str, ...], file: str, where: str) -> tuple[str, ...]:
+    """The stat block's names of the weapons ``names`` finds; an unknown one is the file's error."""
+    out = []
+    for j, n in enumerate(names):
+        try:
+            out.append(stat.weapon(n).name)
+        except SftError as e:
+            raise FileFormatError(file, f"{where}[{j}]", f"one of its weapons ({e})") from None
+    return tuple(out)
+
+
 def _gravity(grid: Any) -> Literal["zero", "low", "normal", "high"]:
     if grid is None:
         return "normal"
@@ -279,8 +295,14 @@ def _gravity(grid: Any) -> Literal["zero", "low", "normal", "high"]:
 def _statblock(ref: str | StatBlock, scenario: Path, where: str) -> StatBlock:
     if isinstance(ref, StatBlock):
         return ref
-    target = (scenario.parent / ref).resolve()
-    if not target.exists():
+    try:
+        target = (scenario.parent / ref).resolve()
+        exists = target.exists()
+    except (OSError, ValueError):  # a name too long for the system, or with a NUL character
+        raise FileFormatError(str(scenario), where, "a stat-block file or a bundled creature's name") from None
+    if exists and not target.is_file():
+        raise FileFormatError(str(scenario), where, f"a stat-block file; {ref!r} is a folder")
+    if not exists:
         from sftactics.content import find_statblock
 
         found = find_statblock(ref)
@@ -310,6 +332,17 @@ def _with_start(c: Creature, st: StartingState, name: str, where: str) -> Creatu
             cond.get(inst.name)
         except SftError as e:
             raise FileFormatError(name, f"{where}.conditions[{j}].name", str(e)) from None
+        if inst.rounds is not None and not 1 <= inst.rounds <= L.ROUNDS_MAX:
+            raise FileFormatError(name, f"{where}.conditions[{j}].rounds", f"1 to {L.ROUNDS_MAX}, not {inst.rounds}")
+        if inst.value is not None:
+            try:
+                parse(inst.value)
+            except SftError as e:
+                raise FileFormatError(name, f"{where}.conditions[{j}].value", f"a number or dice ({e})") from None
+    for j, neg in enumerate(st.negative_levels):
+        if neg.count > L.NEGATIVE_LEVELS_MAX or (neg.dc is not None and not L.DC_MIN <= neg.dc <= L.DC_MAX):
+            raise FileFormatError(name, f"{where}.negative_levels[{j}]", f"a count from 1 to "
+                                  f"{L.NEGATIVE_LEVELS_MAX} and a dc from {L.DC_MIN} to {L.DC_MAX}")  # fmt: skip
     try:
         state = CreatureState(
             hp=values["hp"],

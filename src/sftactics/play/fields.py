@@ -14,7 +14,7 @@ import json
 import re
 import types
 import typing
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -31,8 +31,22 @@ NAME_FIELDS = frozenset({"target", "ally", "actor", "watch", "toward", "concentr
 WEAPON_FIELDS = frozenset({"weapon", "second_weapon", "draw"})
 
 
+def _plain(t: Any) -> Any:
+    """The type without its ``Annotated`` bounds, however deep (``tuple[CommandSquare, ...]`` is
+    ``tuple[tuple[int, int], ...]``)."""
+    origin = get_origin(t)
+    if origin is Annotated:
+        return _plain(get_args(t)[0])
+    if origin in (Union, types.UnionType):
+        return Union[tuple(_plain(a) for a in get_args(t))]  # noqa: UP007
+    if origin is tuple:
+        return tuple[tuple(a if a is Ellipsis else _plain(a) for a in get_args(t))]  # type: ignore[misc]
+    return t
+
+
 def _bare(annotation: Any) -> Any:
-    """``X`` for ``X | None`` (and Optional[X])."""
+    """``X`` for ``X | None`` (and Optional[X]), without ``Annotated`` bounds."""
+    annotation = _plain(annotation)
     if get_origin(annotation) in (Union, types.UnionType):
         rest = [a for a in get_args(annotation) if a is not type(None)]
         if len(rest) == 1:
