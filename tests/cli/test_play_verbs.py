@@ -176,6 +176,9 @@ def test_help_for_a_verb_shows_its_syntax_and_an_example() -> None:
     text = grenade.help_text()
     assert text.splitlines()[0] == "grenade [WEAPON] at X,Y"
     assert "e.g. grenade frag at 9,5" in text and '"type": "throw_grenade"' in text
+    assert "command throw_grenade: Throw a grenade" in text and "``" not in text
+    for verb in VERBS.values():
+        assert all(len(line) <= 80 for line in verb.help_text().splitlines()), verb.name
     assert verb_named("guarded") is verb_named("step")
 
 

@@ -80,13 +80,20 @@ class Verb:
     aliases: tuple[str, ...] = ()
 
     def help_text(self) -> str:
-        lines = [f"{self.syntax}", f"  {self.summary}", f"  e.g. {self.example}"]
+        """The syntax, what it does, an example, and the command it makes (its description and its JSON), in
+        lines of at most 79 characters."""
+        model = MODELS.get(self.kind or "")
+        doc = " ".join((model.__doc__ or "").replace("``", "").split()) if model is not None else ""
+        lines = textwrap.wrap(self.syntax, 79, subsequent_indent="      ")
+        if not doc.startswith(self.summary):
+            lines += textwrap.wrap(self.summary, 79, initial_indent="  ", subsequent_indent="  ")
+        lines.append(f"  e.g. {self.example}")
         if self.aliases:
             lines.append(f"  also: {', '.join(self.aliases)}")
-        model = MODELS.get(self.kind or "")
         if model is not None:
-            lines.append(f"  command {self.kind}: {' '.join((model.__doc__ or '').split())}")
-            lines.append(f"  as JSON: {json_example(self.kind or '')}")
+            lines += textwrap.wrap(f"command {self.kind}: {doc}", 79, initial_indent="  ", subsequent_indent="  ")
+            lines += textwrap.wrap(f"as JSON: {json_example(self.kind or '')}", 79, initial_indent="  ",
+                                   subsequent_indent="    ", break_on_hyphens=False)  # fmt: skip
         return "\n".join(lines)
 
 
@@ -560,7 +567,7 @@ def _build() -> dict[str, Verb]:
                 continue
             name = f"{kind}_command"  # a new command named like a verb of the session or another command
         model = MODELS[kind]
-        doc = " ".join((model.__doc__ or "").split())
+        doc = " ".join((model.__doc__ or "").replace("``", "").split())
         summary = doc.split(". ")[0].rstrip(".")
         group: Literal["turn", "gm"] = "gm" if kind in GM_COMMANDS else "turn"
         args = tuple(k for n, k, r in fields_of(kind) if r and n != "actor")
