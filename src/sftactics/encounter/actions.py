@@ -331,6 +331,8 @@ def _check_ammo(c: Combatant, weapon: Weapon, shots: int = 1) -> None:
     left = ammo_left(c, weapon)
     need = (weapon.usage if not weapon.is_grenade else 1) * shots
     if left is not None and left < need:
+        if weapon.is_grenade:
+            raise RuleViolation("ACT-36", f"{c.id} has no {weapon.name} left to throw: every one carried is thrown")
         raise RuleViolation("ACT-36", f"{c.id}'s {weapon.name} has {left} shots left ({need} needed): reload")
 
 
@@ -540,6 +542,10 @@ def do_guarded_step(tx: Tx, cmd: GuardedStep, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
     _no_move_while(c, "off-kilter", "CON-23")
     slot = _slot(tx, c, "move", "guarded step", ctx)
+    if c.position is not None and max(abs(cmd.to[0] - c.position[0]), abs(cmd.to[1] - c.position[1])) != 1:
+        at = f"{c.position[0]},{c.position[1]}"
+        raise RuleViolation("ACT-33", f"a guarded step goes to a square next to {c.id} (at {at}), not to "
+                                      f"{cmd.to[0]},{cmd.to[1]}")  # fmt: skip
     plan = movement.plan(tx.state, c, to=cmd.to, path=None, budget_ft=5, what="takes a guarded step", rule="ACT-33")
     if len(plan.positions) != 2:
         raise RuleViolation("ACT-33", "a guarded step moves exactly one square")

@@ -221,14 +221,19 @@ def placement_problem(
     fp = Footprint(at[0], at[1], footprint_side(size))
     if grid is None:
         return None
+    if not grid.in_bounds(at):
+        edge = f"x 0..{grid.width - 1}, y 0..{grid.height - 1}"
+        return "MOV-01", f"{at[0]},{at[1]} is off the {grid.width}x{grid.height} map ({edge})"
     if not grid.fits(fp):
-        return "MOV-01", f"{c.id} does not fit on the {grid.width}x{grid.height} map at {at}"
+        return "MOV-01", f"{c.id} does not fit on the {grid.width}x{grid.height} map at {at[0]},{at[1]}"
     for sq in fp.squares:
         f = grid.features(sq)
-        if f & (Feature.SOLID | Feature.COVER):
-            return "MOV-01", f"{sq} is a wall or an object: {c.id} cannot stand there"
+        if f & Feature.SOLID:
+            return "MOV-01", f"{sq[0]},{sq[1]} is a wall: {c.id} cannot stand there"
+        if f & Feature.COVER:
+            return "MOV-01", f"{sq[0]},{sq[1]} holds an object: {c.id} cannot stand there"
         if f & Feature.IMPASSABLE and not c.creature.stat.speed.get("fly"):
-            return "MOV-01", f"{sq} is impassable ground: {c.id} cannot stand there"
+            return "MOV-01", f"{sq[0]},{sq[1]} is impassable ground: {c.id} cannot stand there"
     other = occupant(state, c, fp, among=among)
     if other is not None:
         return "MOV-16", f"{c.id} cannot be put on {other}'s square"
