@@ -13,7 +13,7 @@ from sftactics.core.errors import RuleViolation
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import geometry
 from sftactics.grid.concealment import ConcealmentResult, concealment
-from sftactics.grid.cover import CoverKind, CoverResult, cover
+from sftactics.grid.cover import CoverKind, CoverResult, cover, cover_words
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import Feature
 from sftactics.grid.space import Body, Size, footprint_side, is_sub_square, reach_covers
@@ -177,7 +177,7 @@ def attack_geometry(
         ac_terms += list(cv.ac_terms)
         cover_kind = cv.kind.name.lower()
         if cv.kind is not CoverKind.NONE:
-            notes.append(f"{target.id} has {cv.kind.name.lower()} cover ({cv.rule})")
+            notes.append(f"{target.id} has {cover_words(cv.kind)} ({cv.rule})")
         cc = concealment_between(state, attacker, fa, fb, melee=melee)
         if cc is not None and cc.miss_chance:
             miss, why = cc.miss_chance, f"{cc.reason}, {cc.rule}"
@@ -205,7 +205,7 @@ def _with_imposed_cover(state: Encounter, attacker: Combatant, target: Combatant
         raise RuleViolation("MOD-14", f"{target.id} has total cover from {attacker.id} (imposed by the GM)")
     ac_terms = tuple(t for t in geo.ac_terms if t.source != "cover") + gm_setup.imposed_terms(kind)[0]
     notes = tuple(n for n in geo.notes if " cover (" not in n)
-    notes += (f"{target.id} has {kind.name.lower()} cover imposed by the GM ({gm_setup.rule_of(kind)})",)
+    notes += (f"{target.id} has {cover_words(kind)} imposed by the GM ({gm_setup.rule_of(kind)})",)
     return replace(geo, ac_terms=ac_terms, notes=notes, cover=kind.name.lower())
 
 
