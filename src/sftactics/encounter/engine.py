@@ -62,6 +62,7 @@ def step(state: Encounter, command: Command, dice: DiceSource, *, decide: Reacti
             restraint.check(me, command)  # grappled, pinned, panicked: refused naming the condition
     HANDLERS[command.type](tx, command, Ctx())
     hands.drop_forced(tx)  # panicked and stunned creatures drop what they hold
+    footing.settle_recovered(tx, state)
     footing.refresh_squeezing(tx)
     perception.refresh(tx)
     flow.check_end(tx)

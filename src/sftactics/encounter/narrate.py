@@ -306,6 +306,9 @@ def move_lines(m: ev.Moved) -> list[str]:
         return [f"{m.id} drags {m.by} along: {_path(m.path)} ({m.rule or 'MAN-10'})"]
     if m.kind == "dragged":
         return [f"{m.id} is dragged by {m.by} to {end[0]},{end[1]} ({m.rule or 'MAN-10'})"]
+    if m.kind == "settle":
+        return [f"{m.id} recovers in a shared square and takes the nearest free one, {end[0]},{end[1]} "
+                f"({m.rule or 'MOV-16'}; option shared_square_on_recovery)"]  # fmt: skip
     if m.part > 0:
         return [f"{m.id} {m.kind}s on: {_path(m.path)}"]
     if m.budget_ft is None:

@@ -204,6 +204,8 @@ def unsupported(enc: Encounter) -> list[str]:
         out.append("temp_hp_stacking other than 'highest'")
     if enc.options.arc_can_strike_attacker:
         out.append("arc_can_strike_attacker (the kernel's arcs never strike the attacker)")
+    if enc.options.shared_square_on_recovery != "share_until_moved":
+        out.append("option shared_square_on_recovery other than 'share_until_moved'")
     grid = enc.grid
     if grid is not None:
         if getattr(grid, "light", None):
