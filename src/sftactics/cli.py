@@ -217,6 +217,10 @@ def run_cmd(
     for line in narrate.lines(fight.all_events(), verbose=not brief):
         out.print(line, markup=False)
     out.print("")
+    if fight.state.result is not None:
+        for line in narrate.fight_summary(fight.state, fight.all_events()):
+            out.print(line, markup=False)
+        out.print("")
     out.print("Final state:", markup=False)
     for line in narrate.summary(fight.state):
         out.print("  " + line, markup=False)

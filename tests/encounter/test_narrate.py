@@ -13,3 +13,21 @@ def test_awareness_reads_one_line_per_observer() -> None:
         "  Krask sees EMT; knows where Tracer 1, Tracer 2 are but cannot see them",
         "  Nyx is unaware of Gob",
     ]
+
+
+@pytest.mark.rule("CF-02")
+def test_the_end_of_fight_summary_counts_drops_deaths_and_damage_from_every_source() -> None:
+    from sftactics.encounter.commands import Begin
+    from sftactics.encounter.narrate import fight_summary
+    from tests.encounter.helpers import duo, fight
+
+    f = fight(duo(), [10, 5])
+    f.do(Begin())
+    tess = f.state.get("Tess").creature.stat
+    f.do({"type": "damage", "target": "Tess", "amount": tess.sp + tess.hp})  # drops her (a PC: dying)
+    f.do({"type": "heal", "target": "Tess", "hp": 3})
+    f.do({"type": "damage", "target": "Ksarik", "amount": 100})
+    lines = fight_summary(f.state, f.all_events())
+    assert lines[:4] == ["Rounds: 1", "Dropped: Tess", "Back on their feet: Tess", "Died: Ksarik"]
+    assert f"  Tess (party): dealt 0 with attacks, took {tess.sp + tess.hp}" in lines
+    assert "  Ksarik (aliens): dealt 0 with attacks, took 100" in lines

@@ -328,3 +328,38 @@ def summary(state: Encounter) -> list[str]:
             f"RP {st.rp}/{c.creature.stat.rp}; {conds}"
         )
     return out
+
+
+def fight_summary(state: Encounter, events: Iterable[Event]) -> list[str]:
+    """The end of a fight in a few lines: rounds, who dropped (at any point), died or fled, the damage each
+    dealt with its attacks and the damage each took from everything."""
+    dealt: dict[str, int] = {}
+    taken: dict[str, int] = {}
+    dropped: list[str] = []
+    for e in events:
+        if isinstance(e, ev.AttackMade) and e.hit and e.damage:
+            dealt[e.attacker] = dealt.get(e.attacker, 0) + e.damage
+            taken[e.target] = taken.get(e.target, 0) + e.damage
+        elif isinstance(e, ev.CreatureChanged):
+            if e.damage is not None:
+                taken[e.id] = taken.get(e.id, 0) + e.damage.amount
+            if e.state.hp == 0 and e.id not in dropped:
+                dropped.append(e.id)
+    r = state.result
+    out = [f"Rounds: {r.round if r is not None else state.timeline.round}"]
+    died = [c.id for c in state.combatants.values() if c.creature.state.has("dead")]
+    fled = [c.id for c in state.combatants.values() if c.fled]
+    down = [f"{c.id} ({', '.join(i.name for i in c.creature.state.conditions) or 'out of the fight'})"
+            for c in state.combatants.values() if c.out_of_fight and c.id not in died and not c.fled]  # fmt: skip
+    back = [cid for cid in dropped if cid not in died and state.combatants[cid].creature.state.hp > 0]
+    out.append(f"Dropped: {', '.join(cid for cid in dropped if cid not in died) or 'nobody'}")
+    if down:
+        out.append(f"Still down: {', '.join(down)}")
+    if back:
+        out.append(f"Back on their feet: {', '.join(back)}")
+    out.append(f"Died: {', '.join(died) or 'nobody'}")
+    if fled:
+        out.append(f"Fled: {', '.join(fled)}")
+    for c in state.combatants.values():
+        out.append(f"  {c.id} ({c.side}): dealt {dealt.get(c.id, 0)} with attacks, took {taken.get(c.id, 0)}")
+    return out

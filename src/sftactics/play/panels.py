@@ -4,15 +4,12 @@ Pure: an :class:`~sftactics.encounter.state.Encounter` goes in, rich renderables
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
 from sftactics.encounter import budget
 from sftactics.encounter.engine import pending
-from sftactics.encounter.events import AttackMade, Event
 from sftactics.encounter.state import Combatant, Effect, Encounter
 from sftactics.sf1e import stats
 
@@ -165,37 +162,6 @@ def turn_panel(state: Encounter, who: str, *, dice: str = "") -> Text:
         notes.append(f"dice: {dice}")
     if notes:
         out.append("\n" + "; ".join(notes), style="dim")
-    return out
-
-
-def fight_summary(state: Encounter, events: Iterable[Event]) -> list[str]:
-    """The end of a fight in a few lines: rounds, who dropped, died or fled, damage dealt and taken by
-    attacks (and grenades, abilities) and all damage taken."""
-    dealt: dict[str, int] = {}
-    taken: dict[str, int] = {}
-    for e in events:
-        if isinstance(e, AttackMade) and e.hit and e.damage:
-            dealt[e.attacker] = dealt.get(e.attacker, 0) + e.damage
-            taken[e.target] = taken.get(e.target, 0) + e.damage
-    r = state.result
-    out = [f"Rounds: {r.round if r is not None else state.timeline.round}"]
-    dropped, died, fled = [], [], []
-    for c in state.combatants.values():
-        if c.creature.state.has("dead"):
-            died.append(c.id)
-        elif c.fled:
-            fled.append(c.id)
-        elif c.out_of_fight:
-            why = ", ".join(i.name for i in c.creature.state.conditions) or "out of the fight"
-            dropped.append(f"{c.id} ({why})")
-    out.append(f"Dropped: {', '.join(dropped) or 'nobody'}")
-    out.append(f"Died: {', '.join(died) or 'nobody'}")
-    if fled:
-        out.append(f"Fled: {', '.join(fled)}")
-    for c in state.combatants.values():
-        st, stat = c.creature.state, c.creature.stat
-        out.append(f"  {c.id} ({c.side}): dealt {dealt.get(c.id, 0)}, took {taken.get(c.id, 0)} by attacks; "
-                   f"SP {st.sp}/{stat.sp} HP {st.hp}/{stat.hp} RP {st.rp}/{stat.rp}")  # fmt: skip
     return out
 
 

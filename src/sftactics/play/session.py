@@ -31,10 +31,11 @@ from sftactics.encounter import narrate
 from sftactics.encounter.commands import Begin, Command, Resume, parse_command
 from sftactics.encounter.engine import GM_COMMANDS, Fight, pending
 from sftactics.encounter.events import DiceRolled, Event
+from sftactics.encounter.narrate import fight_summary
 from sftactics.encounter.policy import simple
 from sftactics.encounter.runner import auto_play
 from sftactics.play.grammar import Ctx, Usage, match_name, split_line
-from sftactics.play.panels import fight_summary, tracker, tracker_key, turn_panel
+from sftactics.play.panels import tracker, tracker_key, turn_panel
 from sftactics.play.verbs import ALIASES, VERBS, help_overview, verb_named
 
 __all__ = ["Cancelled", "Session", "TableDice", "Usage", "match_name", "play"]
