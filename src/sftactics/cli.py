@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from sftactics.core.errors import SftError
 from sftactics.dice import parse, roll
 from sftactics.dice.distribution import attack_odds, damage_die
 from sftactics.dice.source import DiceSource, ScriptedDice, SeededDice
+from sftactics.views.console import console
 
 app = typer.Typer(
     add_completion=False,
@@ -24,8 +24,8 @@ app = typer.Typer(
     help="Starfinder tactical combat by the book: explained numbers, deterministic dice.",
     pretty_exceptions_show_locals=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = console()
+err = console(stderr=True)
 
 
 def _dice(seed: int | None, scripted: str | None) -> DiceSource:

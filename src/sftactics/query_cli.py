@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
 import typer
-from rich.console import Console
 
 from sftactics import query as q
 from sftactics.core.errors import SftError
 from sftactics.encounter.state import Encounter
+from sftactics.views.console import console
 
 _XY = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
@@ -259,6 +259,6 @@ def query_cmd(
     if as_json:
         sys.stdout.write(answer.model_dump_json() + "\n")
         return
-    console = Console(highlight=False, soft_wrap=True)
+    con = console()
     for line in render(answer):
-        console.print(line, markup=False)
+        con.print(line, markup=False)

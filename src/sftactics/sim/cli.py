@@ -35,9 +35,10 @@ from rich.text import Text
 
 from sftactics.core.errors import SftError
 from sftactics.sim.stats import Summary
+from sftactics.views.console import console
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = console()
+err = console(stderr=True)
 
 ScenarioArg = Annotated[Path, typer.Argument(help="a scenario file (YAML or JSON)")]
 RunsOpt = Annotated[int, typer.Option("--runs", "-n", min=1, help="how many fights to play")]
