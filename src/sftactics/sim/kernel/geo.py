@@ -132,21 +132,24 @@ def map_tables(grid: GridMap, options: GridOptions = DEFAULT_OPTIONS, size: Size
     if found is not None:
         return cast(MapTables, found)
     ctx = _Ctx(grid, mover, None, None, options)
-    rows, fits = ctx.tables[0], ctx.fits[0]
+    table = ctx.tables[0]
     n = grid.width * grid.height
+    dirs, tdbl, narrow = table.array("dirs"), table.array("tdbl"), table.array("narrow")
+    here = np.arange(n, dtype=np.int32)
     step_to = np.full((n, 8), -1, dtype=np.int32)
     step_k = np.zeros((n, 8), dtype=np.int8)
-    for idx, row in enumerate(rows):
-        for nidx, di, _diag, tdbl, narrow in row:
-            step_to[idx, di] = nidx
-            step_k[idx, di] = tdbl + (ctx.sqd if narrow else 0)
+    for di, (dx, dy) in enumerate(DIRECTIONS):
+        legal = (dirs >> di) & 1 != 0
+        dest = here[legal] + (dy * grid.width + dx)
+        step_to[legal, di] = dest
+        step_k[legal, di] = tdbl[dest] + ctx.sqd * narrow[dest]
     tables = MapTables(
         grid.width,
         grid.height,
         step_to,
         step_k,
         np.array([bool(dx and dy) for dx, dy in DIRECTIONS], dtype=np.bool_),
-        np.array(fits, dtype=np.bool_),
+        table.array("fits").astype(np.bool_),
     )
     grid.memo[key] = tables
     return tables

@@ -208,12 +208,7 @@ def unsupported(enc: Encounter) -> list[str]:
     if grid is not None:
         if getattr(grid, "light", None):
             out.append("lighting on the map (senses and concealment are the engine's)")
-        interior = [
-            (x, y)
-            for y in range(1, grid.height - 1)
-            for x in range(1, grid.width - 1)
-            if grid.cells[y * grid.width + x] & Feature.SOLID
-        ]
+        interior = bool((grid.array[1:-1, 1:-1] & int(Feature.SOLID)).any())
         if interior or grid.blocking_edges:
             out.append("walls inside the map (who can see whom is the engine's perception)")
         if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in
