@@ -1,13 +1,15 @@
 """Cost of a large map: memory and time to load an open N x N map, play the first turn and draw the text view.
 
-    python scripts/scale.py [--sizes 200,500,1000,2000] [--no-limit] [--json FILE]
+    python scripts/scale.py [--sizes 200,500,1000,2000] [--no-limit] [--json FILE] [--src DIR]
 
 Each size runs in a fresh process, twice: once timed (wall-clock seconds per phase and the process's peak
 resident memory, ``ru_maxrss``) and once under ``tracemalloc`` (the peak of Python allocations per phase,
 counted from the start of that phase, and overall). The encounter is four vesk soldiers against four space
 goblins twelve squares apart in the middle of an open map walled round (``bench/scaling_bench.py``), played by
-``encounter.policy.simple``. ``--no-limit`` lifts ``grid.map.MAX_SIDE`` to measure maps the loader refuses.
-Not part of ``make test``; the figures are in docs/performance.md ("Large maps").
+``encounter.policy.simple``; the bundled stat blocks are read once before anything is measured. ``--no-limit``
+lifts ``grid.map.MAX_SIDE`` to measure maps the loader refuses; ``--src`` measures another checkout's sources
+(e.g. an older commit unpacked with ``git archive``). Not part of ``make test``; the figures are in
+docs/performance.md ("Large maps").
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 PHASES = ("load", "first_turn", "view")
@@ -41,6 +42,7 @@ def _measure(size: int, trace: bool, no_limit: bool) -> dict[str, Any]:
     from sftactics.encounter.policy import simple
     from sftactics.views.mapview import build_view, render_text
 
+    encounter(2, 20)  # warm-up: the bundled stat blocks and the modules, read once per process
     out: dict[str, Any] = {"size": size}
     if trace:
         tracemalloc.start()
@@ -88,9 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="200,500,1000,2000", help="map sides, comma separated")
     parser.add_argument("--no-limit", action="store_true", help="lift MAX_SIDE (to measure refused sizes)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--src", type=Path, default=ROOT / "src", help="the sources to measure (default: ./src)")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one size
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    sys.path.insert(0, str(args.src.resolve()))
     if args.one is not None:
         print(json.dumps(_measure(args.one, args.trace, args.no_limit)))
         return 0
@@ -98,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     for size in (int(s) for s in args.sizes.split(",")):
         row: dict[str, Any] = {}
         for trace in (False, True):
-            cmd = [sys.executable, __file__, "--one", str(size)]
+            cmd = [sys.executable, __file__, "--one", str(size), "--src", str(args.src)]
             cmd += ["--trace"] * trace + ["--no-limit"] * args.no_limit
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if done.returncode != 0:

@@ -181,10 +181,10 @@ class MapView:
 
 
 def view_window(grid: GridMap, tokens: Sequence[Token], limit: int = VIEW_MAX_SIDE) -> tuple[int, int, int, int] | None:
-    """The part of a map wider or higher than ``limit`` squares to draw: the box around the combatants' spaces
-    with a margin of 10 squares, at most ``limit`` squares each way (centred on the combatants when they are
-    spread wider), kept on the map; the top-left corner of the map when no one is on it. None when the whole
-    map fits."""
+    """The part of a map wider or higher than ``limit`` squares to draw. Along a side longer than ``limit``:
+    the combatants' spaces with a margin of 10 squares, at most ``limit`` squares (centred on the combatants
+    when they are spread wider), kept on the map; the start of the map when no one is on it. A side within the
+    limit is drawn whole. None when the whole map fits."""
     if grid.width <= limit and grid.height <= limit:
         return None
     spaces = [t.space for t in tokens]
@@ -195,7 +195,9 @@ def view_window(grid: GridMap, tokens: Sequence[Token], limit: int = VIEW_MAX_SI
         x0 = y0 = x1 = y1 = 0
 
     def span(lo: int, hi: int, size: int) -> tuple[int, int]:
-        n = min(limit, size, hi - lo + 2 * _WINDOW_MARGIN)
+        if size <= limit:
+            return 0, size
+        n = min(limit, hi - lo + 2 * _WINDOW_MARGIN)
         start = max(0, min((lo + hi) // 2 - n // 2, size - n))
         return start, start + n
 
