@@ -117,3 +117,21 @@ def test_a_window_is_at_most_the_limit_each_way() -> None:
     b = combatant("Bob", "aliens", position=(399, 5))
     view = build_view(encounter(a, b, map=open_map(400, 30)))
     assert view.window == (140, 0, 140 + VIEW_MAX_SIDE, 30)  # cut across, drawn whole down
+
+
+@pytest.mark.rule("ACT-50", "AOO-04")
+@pytest.mark.parametrize("reach", [5, 10, 15, 20])
+def test_the_squares_to_charge_to_are_looked_for_only_within_reach_of_the_target(reach: int) -> None:
+    from sftactics.encounter import movement
+    from sftactics.grid.space import reach_covers
+
+    tess = combatant("Tess", "party", position=(1, 1))
+    ksarik = combatant("Ksarik", "aliens", position=(9, 6))
+    state = encounter(tess, ksarik, map=open_map(16, 12))
+
+    def can_hit(fp: object) -> bool:
+        return reach_covers(fp, (9, 6), reach)  # type: ignore[arg-type]
+
+    everywhere = movement.attack_squares(state, tess, ksarik, can_hit)
+    assert movement.attack_squares(state, tess, ksarik, can_hit, reach_ft=reach) == everywhere
+    assert len(everywhere) > 8
