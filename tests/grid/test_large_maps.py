@@ -135,3 +135,30 @@ def test_the_squares_to_charge_to_are_looked_for_only_within_reach_of_the_target
     everywhere = movement.attack_squares(state, tess, ksarik, can_hit)
     assert movement.attack_squares(state, tess, ksarik, can_hit, reach_ft=reach) == everywhere
     assert len(everywhere) > 8
+
+
+def _sides_on(size: int) -> object:
+    from sftactics.io.scenario import ScenarioFile, build_encounter
+
+    data = {
+        "name": "big",
+        "map": open_map(size),
+        "combatants": [
+            {"id": "P", "side": "party", "statblock": "pregen-soldier-4", "at": [10, 10]},  # carries grenades
+            {"id": "A", "side": "aliens", "statblock": "space-goblin", "at": [20, 10]},
+        ],
+    }
+    return build_encounter(ScenarioFile.model_validate(data), Path("big.yaml"))
+
+
+def test_the_kernel_leaves_maps_too_large_for_its_per_square_tables_to_the_engine() -> None:
+    from sftactics.sim.kernel.model import KERNEL_MAX_GRENADE_SQUARES, KERNEL_MAX_SQUARES, unsupported
+
+    assert KERNEL_MAX_GRENADE_SQUARES < 250 * 250 < KERNEL_MAX_SQUARES < 600 * 600
+    assert not [why for why in unsupported(_sides_on(60)) if "map of more" in why]  # type: ignore[arg-type]
+    assert [why for why in unsupported(_sides_on(250)) if "map of more" in why] == [  # type: ignore[arg-type]
+        "grenades on a map of more than 40,000 squares (a burst per point)"
+    ]
+    assert [why for why in unsupported(_sides_on(600)) if "map of more" in why] == [  # type: ignore[arg-type]
+        "a map of more than 250,000 squares (the kernel's tables are per square)"
+    ]

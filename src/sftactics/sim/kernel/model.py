@@ -189,6 +189,13 @@ class Compiled:
     profiles: tuple[str, ...]
 
 
+#: The largest map the kernel plays, in squares (500 x 500): its movement, threat and cover tables take tens of
+#: bytes a square, built before the first fight. The engine plays larger maps (it builds only what it visits).
+KERNEL_MAX_SQUARES = 250_000
+#: With grenades the kernel also tabulates a burst around every grid point: the largest map then (200 x 200).
+KERNEL_MAX_GRENADE_SQUARES = 40_000
+
+
 def unsupported(enc: Encounter) -> list[str]:
     """Why the kernel cannot play ``enc`` (empty when it can). The engine plays what the kernel does not."""
     out: list[str] = []
@@ -206,6 +213,13 @@ def unsupported(enc: Encounter) -> list[str]:
         out.append("arc_can_strike_attacker (the kernel's arcs never strike the attacker)")
     grid = enc.grid
     if grid is not None:
+        squares = grid.width * grid.height
+        if squares > KERNEL_MAX_SQUARES:
+            out.append(f"a map of more than {KERNEL_MAX_SQUARES:,} squares (the kernel's tables are per square)")
+        elif squares > KERNEL_MAX_GRENADE_SQUARES and any(
+            w.is_grenade for c in enc.combatants.values() for w in c.creature.stat.weapons
+        ):
+            out.append(f"grenades on a map of more than {KERNEL_MAX_GRENADE_SQUARES:,} squares (a burst per point)")
         if getattr(grid, "light", None):
             out.append("lighting on the map (senses and concealment are the engine's)")
         interior = bool((grid.array[1:-1, 1:-1] & int(Feature.SOLID)).any())
