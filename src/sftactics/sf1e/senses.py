@@ -1208,7 +1208,7 @@ def lit(grid: GridMap, sources: Iterable[LightSource]) -> GridMap:
         for y in range(max(0, oy - r), min(grid.height, oy + r + 1)):
             for x in range(max(0, ox - r), min(grid.width, ox + r + 1)):
                 levels[y, x] = max(int(levels[y, x]), int(s.level_at((x, y))))
-    return replace(grid, light=levels.reshape(-1))
+    return replace(grid, light=memoryview(levels.tobytes()).cast("B"))
 
 
 def sees_at(level: Light, senses: Senses, *, distance_ft: int | None = None, blinded: bool = False) -> bool:

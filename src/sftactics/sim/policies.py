@@ -197,12 +197,12 @@ def _cover_sides(grid: Any) -> dict[Square, frozenset[tuple[int, int]]]:
     dirs = [(sx, sy) for sx in (-1, 0, 1) for sy in (-1, 0, 1) if (sx, sy) != (0, 0)]
     bits = np.zeros((h, w), dtype=np.int32)
     for k, (sx, sy) in enumerate(dirs):  # the neighbour in x, in y or on the diagonal holds one
-        hit = blk[1 + sy : 1 + sy + h, 1 + sx : 1 + sx + w].copy()
+        near = blk[1 + sy : 1 + sy + h, 1 + sx : 1 + sx + w].copy()
         if sx:
-            hit |= blk[1 : 1 + h, 1 + sx : 1 + sx + w]
+            near |= blk[1 : 1 + h, 1 + sx : 1 + sx + w]
         if sy:
-            hit |= blk[1 + sy : 1 + sy + h, 1 : 1 + w]
-        bits |= hit.astype(np.int32) << k
+            near |= blk[1 + sy : 1 + sy + h, 1 : 1 + w]
+        bits |= near.astype(np.int32) << k
     out: dict[Square, frozenset[tuple[int, int]]] = {}
     ys, xs = np.nonzero(bits)  # only squares next to something: the rest of a large map costs nothing here
     for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
