@@ -13,7 +13,7 @@ from sftactics.encounter.commands import Begin, Move
 from sftactics.grid.map import MAX_SIDE, Feature, GridMap, edge, parse_map
 from sftactics.grid.movement import Mover, StepTable, reachable
 from sftactics.io.scenario import load_scenario
-from sftactics.views.mapview import VIEW_MAX_SIDE, build_view, render_svg, render_text
+from sftactics.views.mapview import VIEW_MAX_SIDE, build_view, render_svg, render_text, view_window
 from tests.encounter.helpers import combatant, encounter, fight
 
 MB = 2**20
@@ -117,6 +117,8 @@ def test_a_window_is_at_most_the_limit_each_way() -> None:
     b = combatant("Bob", "aliens", position=(399, 5))
     view = build_view(encounter(a, b, map=open_map(400, 30)))
     assert view.window == (140, 0, 140 + VIEW_MAX_SIDE, 30)  # cut across, drawn whole down
+    assert view_window(GridMap(400, 300), ()) == (0, 0, VIEW_MAX_SIDE, VIEW_MAX_SIDE)  # no one: the top-left corner
+    assert view_window(GridMap(VIEW_MAX_SIDE, 40), ()) is None
 
 
 @pytest.mark.rule("ACT-50", "AOO-04")

@@ -188,11 +188,10 @@ def view_window(grid: GridMap, tokens: Sequence[Token], limit: int = VIEW_MAX_SI
     if grid.width <= limit and grid.height <= limit:
         return None
     spaces = [t.space for t in tokens]
-    if spaces:
-        x0, y0 = min(s.x for s in spaces), min(s.y for s in spaces)
-        x1, y1 = max(s.x + s.side for s in spaces), max(s.y + s.side for s in spaces)
-    else:
-        x0 = y0 = x1 = y1 = 0
+    if not spaces:
+        return 0, 0, min(grid.width, limit), min(grid.height, limit)
+    x0, y0 = min(s.x for s in spaces), min(s.y for s in spaces)
+    x1, y1 = max(s.x + s.side for s in spaces), max(s.y + s.side for s in spaces)
 
     def span(lo: int, hi: int, size: int) -> tuple[int, int]:
         if size <= limit:
