@@ -6,7 +6,7 @@ Fights without a map (or combatants without positions) skip the geometric checks
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sftactics.core.breakdown import Term
 from sftactics.core.errors import RuleViolation
@@ -146,7 +146,7 @@ def attack_geometry(
     policy weighing many hypothetical attacks wants)."""
     fa, fb = footprint(attacker), footprint(target)
     if fa is None or fb is None:
-        return Geometry()
+        return _with_imposed_cover(state, attacker, target, Geometry())
     attack_terms: list[Term] = []
     ac_terms: list[Term] = []
     notes: list[str] = []
@@ -189,7 +189,24 @@ def attack_geometry(
             attack_terms += list(fl.terms)
             flanked = True
             notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
-    return Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why, cover_kind, flanked, *rng)
+    geo = Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why, cover_kind, flanked, *rng)
+    return _with_imposed_cover(state, attacker, target, geo)
+
+
+def _with_imposed_cover(state: Encounter, attacker: Combatant, target: Combatant, geo: Geometry) -> Geometry:
+    """The geometry with the cover the GM imposes on ``target`` against ``attacker``, when it beats the map's
+    (``gm_setup``); total cover refuses the attack (MOD-14)."""
+    from sftactics.encounter import gm_setup
+
+    kind = gm_setup.imposed(state, target.id, attacker.id)
+    if not gm_setup.wins(kind, CoverKind[geo.cover.upper()]):
+        return geo
+    if kind is CoverKind.TOTAL:
+        raise RuleViolation("MOD-14", f"{target.id} has total cover from {attacker.id} (imposed by the GM)")
+    ac_terms = tuple(t for t in geo.ac_terms if t.source != "cover") + gm_setup.imposed_terms(kind)[0]
+    notes = tuple(n for n in geo.notes if " cover (" not in n)
+    notes += (f"{target.id} has {kind.name.lower()} cover imposed by the GM ({gm_setup.rule_of(kind)})",)
+    return replace(geo, ac_terms=ac_terms, notes=notes, cover=kind.name.lower())
 
 
 def placement_problem(
