@@ -161,7 +161,7 @@ def edge_points(e: Edge) -> tuple[Point, Point]:
     return ((x, y), (x, y + 1)) if o == VERTICAL else ((x, y), (x + 1, y))
 
 
-def _packed(values: Any, dtype: type[np.generic], what: str, n: int, top: int) -> memoryview[int]:
+def _packed(values: Any, dtype: type[np.generic], what: str, top: int) -> memoryview[int]:
     """``values`` (a sequence of ints or an array) as a read-only memoryview of ``dtype`` (``top`` is the largest
     value allowed): two bytes a square for features, one for light, indexable like a tuple."""
     code = "H" if dtype is np.uint16 else "B"
@@ -206,11 +206,11 @@ class GridMap:
             object.__setattr__(self, "cells", memoryview(bytes(2 * n)).cast("H"))
         if len(self.cells) != n:
             raise ValueError(f"a {self.width}x{self.height} map needs {n} cells, got {len(self.cells)}")
-        object.__setattr__(self, "cells", _packed(self.cells, np.uint16, "features", n, _ALL_FEATURES))
+        object.__setattr__(self, "cells", _packed(self.cells, np.uint16, "features", _ALL_FEATURES))
         if self.light is not None:
             if len(self.light) != n:
                 raise ValueError(f"a {self.width}x{self.height} map needs {n} light levels, got {len(self.light)}")
-            light = _packed(self.light, np.uint8, "light levels", n, int(Light.BRIGHT))
+            light = _packed(self.light, np.uint8, "light levels", int(Light.BRIGHT))
             if bool((np.frombuffer(light, dtype=np.uint8) == Light.NORMAL).all()):
                 object.__setattr__(self, "light", None)  # one way to say "normal light everywhere"
             else:
@@ -279,11 +279,11 @@ class GridMap:
         return cls(
             width,
             height,
-            _packed(cells, np.uint16, "features", width * height, _ALL_FEATURES),
+            _packed(cells, np.uint16, "features", _ALL_FEATURES),
             frozenset(walls),
             frozenset(windows),
             frozenset(corners),
-            None if lights is None else _packed(lights, np.uint8, "light levels", width * height, 3),
+            None if lights is None else _packed(lights, np.uint8, "light levels", int(Light.BRIGHT)),
             gravity,
         )
 
