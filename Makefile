@@ -43,6 +43,11 @@ docs: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run.py
 
+# Memory and time to load an N x N map, play the first turn and draw it (not part of `make test`; docs/performance.md).
+.PHONY: scale
+scale: $(STAMP)
+	$(PY) scripts/scale.py
+
 # A fresh run (core and grid) against bench/baseline.json, as ratios to the numpy baseline: exit 1 on a >30% regression.
 bench-check: $(STAMP)
 	$(PY) bench/check.py

@@ -55,7 +55,7 @@ def test_a_stat_block_reference_the_system_cannot_open_names_the_scenario(tmp_pa
 
 @pytest.mark.parametrize(
     ("entry", "field"),
-    [(", at: [400, 0]", "combatants[0].at[0]"), (", at: [-1, 0]", "combatants[0].at[0]"),
+    [(", at: [2000, 0]", "combatants[0].at[0]"), (", at: [-1, 0]", "combatants[0].at[0]"),
      (", initiative: 1000000", "combatants[0].initiative"), (", id: ''", "combatants[0].id"),
      (", side: '  '", "combatants[0].side"), (", ammo: {laser pistol: -1}", "combatants[0].ammo.laser pistol"),
      (", state: {hp: 1000000}", "combatants[0].state.hp"), (", state: {temp_hp: -1}", "combatants[0].state.temp_hp"),

@@ -646,7 +646,7 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
 
     if can_hit(me):
         raise RuleViolation("ACT-50", f"{c.id} can already attack {target.id}: no need to charge")
-    squares = movement.attack_squares(tx.state, c, target, can_hit)
+    squares = movement.attack_squares(tx.state, c, target, can_hit, reach_ft=reach)
     if not squares:
         raise RuleViolation("ACT-50", f"no square lets {c.id} attack {target.id}")
     goal = movement.charge_goal(c, target, squares, to=cmd.to, path=cmd.path, can_hit=can_hit)

@@ -240,16 +240,24 @@ def straight(plan_: MovePlan) -> bool:
     return len(steps) <= 1
 
 
-def attack_squares(state: Encounter, c: Combatant, target: Combatant, reach_ok: object) -> list[Square]:
-    """Squares from which ``c`` could attack ``target`` (``reach_ok(footprint) -> bool``)."""
+def attack_squares(
+    state: Encounter, c: Combatant, target: Combatant, reach_ok: object, *, reach_ft: int | None = None
+) -> list[Square]:
+    """Squares from which ``c`` could attack ``target`` (``reach_ok(footprint) -> bool``). With ``reach_ft``
+    (the attack's reach), only spaces within that reach of the target are tried, not the whole map."""
     grid = state.grid
     fp_t = space.footprint(target)
     me = space.footprint(c)
     if grid is None or fp_t is None or me is None:
         return []
+    xs, ys = range(grid.width), range(grid.height)
+    if reach_ft is not None:  # a space within reach is at most this many squares from the target (AOO-04)
+        r = max(2, reach_ft // 5) + me.side - 1
+        xs = range(max(0, fp_t.x - r), min(grid.width, fp_t.x + fp_t.side + r))
+        ys = range(max(0, fp_t.y - r), min(grid.height, fp_t.y + fp_t.side + r))
     out = []
-    for y in range(grid.height):
-        for x in range(grid.width):
+    for y in ys:
+        for x in xs:
             fp = Footprint(x, y, me.side)
             if grid.fits(fp) and reach_ok(fp):  # type: ignore[operator]
                 out.append((x, y))

@@ -80,7 +80,7 @@ def blocked_step(
         if here.contains(t):
             continue
         if dx and dy:
-            if (max(sq[0], t[0]), max(sq[1], t[1])) in grid.hard_points:
+            if grid.is_hard_point((max(sq[0], t[0]), max(sq[1], t[1]))):
                 return f"a corner between {sq[0]},{sq[1]} and {t[0]},{t[1]}"
         elif edge_between(sq, t) in grid.blocking_edges:
             return f"a wall between {sq[0]},{sq[1]} and {t[0]},{t[1]}"

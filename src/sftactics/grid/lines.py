@@ -29,6 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 from sftactics.grid.geometry import Footprint, Point, Square
 from sftactics.grid.map import VERTICAL, Feature, GridMap
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
@@ -68,38 +71,78 @@ def cell_cats(flags: int) -> int:
     return cats
 
 
-def _index(grid: GridMap) -> dict[tuple[int, int], list[Thing]]:
-    """Things on the map that matter to lines, bucketed by 8x8 chunk of their top-left corner (cached)."""
+#: How many 8x8 chunks of things the line index of a map keeps built before it starts afresh.
+CHUNKS_KEPT = 4096
+
+
+class _Index:
+    """Things on the map that matter to lines, bucketed by 8x8 chunk of their top-left corner.
+
+    A chunk's list is built from the map's numpy arrays the first time a line passes near it, so a map of
+    millions of squares costs a byte per square (the line categories) plus the chunks lines have looked at."""
+
+    def __init__(self, grid: GridMap) -> None:
+        h, w = grid.height, grid.width
+        cells = grid.array
+        cats = np.zeros((h, w), dtype=np.uint8)
+        for f, c in _CELL_CATS:
+            cats[(cells & int(f)) != 0] |= c
+        self.cats = cats
+        self.width, self.height = w, h
+        self.edges: dict[tuple[int, int], list[Thing]] = {}
+        for edges, ecats, name in ((grid.walls, B_LOE | B_LOS, "wall"), (grid.windows, B_LOE, "window")):
+            for e in edges:
+                x, y, o = e
+                x1, y1 = (x, y + 1) if o == VERTICAL else (x + 1, y)
+                self.edges.setdefault((x // _CHUNK, y // _CHUNK), []).append((x, y, x1, y1, ecats, (name, e)))
+        cw, ch = -(-w // _CHUNK), -(-h // _CHUNK)
+        padded = np.zeros((ch * _CHUNK, cw * _CHUNK), dtype=np.bool_)
+        padded[:h, :w] = cats != 0
+        self.busy: NDArray[np.bool_] = np.asarray(padded.reshape(ch, _CHUNK, cw, _CHUNK).any(axis=(1, 3)))
+        self.empty = not self.edges and not bool(self.busy.any())
+        self.built: dict[tuple[int, int], list[Thing]] = {}
+
+    def get(self, key: tuple[int, int]) -> list[Thing]:
+        """The things of chunk ``(cx, cy)`` (empty off the map)."""
+        found = self.built.get(key)
+        if found is not None:
+            return found
+        cx, cy = key
+        if not (0 <= cy < self.busy.shape[0] and 0 <= cx < self.busy.shape[1]):
+            return self.edges.get(key, [])  # the east and south border edges sit just off the squares
+        out: list[Thing] = []
+        if self.busy[cy, cx]:
+            x0, y0 = cx * _CHUNK, cy * _CHUNK
+            block = self.cats[y0 : y0 + _CHUNK, x0 : x0 + _CHUNK]
+            ys, xs = np.nonzero(block)
+            for dy, dx in zip(ys.tolist(), xs.tolist(), strict=True):
+                x, y = x0 + dx, y0 + dy
+                out.append((x, y, x + 1, y + 1, int(block[dy, dx]), ("square", (x, y))))
+        out += self.edges.get(key, [])
+        if len(self.built) >= CHUNKS_KEPT:
+            self.built.clear()
+        self.built[key] = out
+        return out
+
+
+def _index(grid: GridMap) -> _Index:
+    """The line index of the map (cached on the map)."""
     key = "lines.index"
     found = grid.memo.get(key)
-    if found is not None:
-        return found  # type: ignore[return-value]
-    buckets: dict[tuple[int, int], list[Thing]] = {}
-    w = grid.width
-    for i, flags in enumerate(grid.cells):
-        if flags & _LINE_FEATURES:
-            x, y = i % w, i // w
-            buckets.setdefault((x // _CHUNK, y // _CHUNK), []).append(
-                (x, y, x + 1, y + 1, cell_cats(flags), ("square", (x, y)))
-            )
-    for edges, cats, name in ((grid.walls, B_LOE | B_LOS, "wall"), (grid.windows, B_LOE, "window")):
-        for e in edges:
-            x, y, o = e
-            x1, y1 = (x, y + 1) if o == VERTICAL else (x + 1, y)
-            buckets.setdefault((x // _CHUNK, y // _CHUNK), []).append((x, y, x1, y1, cats, (name, e)))
-    grid.memo[key] = buckets
-    return buckets
+    if found is None:
+        found = grid.memo[key] = _Index(grid)
+    return found  # type: ignore[return-value]
 
 
 def things_near(grid: GridMap, x0: int, y0: int, x1: int, y1: int) -> list[Thing]:
     """Map things whose box touches the closed box from point ``(x0, y0)`` to point ``(x1, y1)``."""
-    buckets = _index(grid)
-    if not buckets:
+    index = _index(grid)
+    if index.empty:
         return []
     out: list[Thing] = []
     for cy in range((y0 - 1) // _CHUNK, y1 // _CHUNK + 1):
         for cx in range((x0 - 1) // _CHUNK, x1 // _CHUNK + 1):
-            for t in buckets.get((cx, cy), ()):
+            for t in index.get((cx, cy)):
                 if t[0] <= x1 and t[2] >= x0 and t[1] <= y1 and t[3] >= y0:
                     out.append(t)
     return out
@@ -108,8 +151,8 @@ def things_near(grid: GridMap, x0: int, y0: int, x1: int, y1: int) -> list[Thing
 def things_along(grid: GridMap, box_a: tuple[int, int, int, int], box_b: tuple[int, int, int, int]) -> list[Thing]:
     """Map things near the band between two boxes (see :func:`near_band`), visiting only the chunks the band
     crosses: cheaper than :func:`things_near` on the two boxes' bounding box when they are far apart."""
-    buckets = _index(grid)
-    if not buckets:
+    index = _index(grid)
+    if index.empty:
         return []
     ax, ay = (box_a[0] + box_a[2]) * 0.5, (box_a[1] + box_a[3]) * 0.5
     bx, by = (box_b[0] + box_b[2]) * 0.5, (box_b[1] + box_b[3]) * 0.5
@@ -128,7 +171,7 @@ def things_along(grid: GridMap, box_a: tuple[int, int, int, int], box_b: tuple[i
         ya, yb = ay + (xa - ax) * slope, ay + (xb - ax) * slope
         lo, hi = (ya, yb) if ya <= yb else (yb, ya)
         for r in range(int((lo - m) // _CHUNK), int((hi + m) // _CHUNK) + 1):
-            found = buckets.get((r, c) if swap else (c, r))
+            found = index.get((r, c) if swap else (c, r))
             if found:
                 out.extend(found)
     return out

@@ -49,11 +49,14 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum, IntFlag, StrEnum
 from functools import cached_property
-from typing import TypeVar
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from numpy.typing import NDArray
 
 from sftactics.core.errors import FileFormatError
 from sftactics.grid.geometry import Footprint, Point, Square, as_footprint
@@ -158,33 +161,60 @@ def edge_points(e: Edge) -> tuple[Point, Point]:
     return ((x, y), (x, y + 1)) if o == VERTICAL else ((x, y), (x + 1, y))
 
 
+def _packed(values: Any, dtype: type[np.generic], what: str, top: int) -> memoryview[int]:
+    """``values`` (a sequence of ints or an array) as a read-only memoryview of ``dtype`` (``top`` is the largest
+    value allowed): two bytes a square for features, one for light, indexable like a tuple."""
+    code = "H" if dtype is np.uint16 else "B"
+    if isinstance(values, memoryview) and values.readonly and values.format == code and values.ndim == 1:
+        return values
+    arr = np.asarray(values).reshape(-1)
+    if arr.size and (arr.dtype.kind not in "iub" or int(arr.min()) < 0 or int(arr.max()) > top):
+        raise ValueError(f"{what} are integers from 0 to {top}")
+    packed: memoryview[int] = memoryview(arr.astype(dtype).tobytes()).cast(code)  # type: ignore[call-overload]
+    return packed
+
+
+_ALL_FEATURES = int(Feature.CANOPY) * 2 - 1  # every Feature flag set
+
+
 @dataclass(frozen=True)
 class GridMap:
     """A battle map. ``cells`` holds the :class:`Feature` flags of each square, row by row (empty = all floor);
-    ``light`` holds a :class:`Light` per square, or is None when the whole map is in normal light."""
+    ``light`` holds a :class:`Light` per square, or is None when the whole map is in normal light.
+
+    Both are stored packed, whatever sequence the caller gives: ``cells`` as a read-only memoryview of 16-bit
+    integers (two bytes a square), ``light`` of bytes; indexing them gives ints, as a tuple would, and
+    :attr:`array` / :attr:`light_array` view them as numpy arrays (rows first) without copying. Walls, windows
+    and corners are sparse sets of edges and points; the per-map tables derived from them are numpy bitmaps
+    (:attr:`hard_bitmap`, :attr:`edge_bitmaps`) of a bit or a byte per point, built on first use.
+    """
 
     width: int
     height: int
-    cells: tuple[int, ...] = ()
+    cells: Sequence[int] = ()
     walls: frozenset[Edge] = frozenset()
     windows: frozenset[Edge] = frozenset()
     corners: frozenset[Point] = frozenset()
-    light: tuple[int, ...] | None = None
+    light: Sequence[int] | None = None
     gravity: Gravity = Gravity.NORMAL
 
     def __post_init__(self) -> None:
         if self.width < 1 or self.height < 1:
             raise ValueError(f"a map is at least 1x1 squares, not {self.width}x{self.height}")
         n = self.width * self.height
-        if not self.cells:
-            object.__setattr__(self, "cells", (0,) * n)
+        if len(self.cells) == 0:
+            object.__setattr__(self, "cells", memoryview(bytes(2 * n)).cast("H"))
         if len(self.cells) != n:
             raise ValueError(f"a {self.width}x{self.height} map needs {n} cells, got {len(self.cells)}")
+        object.__setattr__(self, "cells", _packed(self.cells, np.uint16, "features", _ALL_FEATURES))
         if self.light is not None:
             if len(self.light) != n:
                 raise ValueError(f"a {self.width}x{self.height} map needs {n} light levels, got {len(self.light)}")
-            if all(level == Light.NORMAL for level in self.light):
+            light = _packed(self.light, np.uint8, "light levels", int(Light.BRIGHT))
+            if bool((np.frombuffer(light, dtype=np.uint8) == Light.NORMAL).all()):
                 object.__setattr__(self, "light", None)  # one way to say "normal light everywhere"
+            else:
+                object.__setattr__(self, "light", light)
         for e in self.walls | self.windows:
             x, y, o = e
             ok = (
@@ -194,6 +224,31 @@ class GridMap:
             )
             if o not in (VERTICAL, HORIZONTAL) or not ok:
                 raise ValueError(f"edge {e} is not on a {self.width}x{self.height} map")
+
+    def __hash__(self) -> int:
+        light = None if self.light is None else bytes(self.light)
+        return hash((self.width, self.height, bytes(self.cells), self.walls, self.windows, self.corners, light,
+                     self.gravity))  # fmt: skip
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with plain bytes (a memoryview cannot be pickled) and without the derived tables."""
+        return {
+            "width": self.width,
+            "height": self.height,
+            "cells": bytes(self.cells),
+            "walls": self.walls,
+            "windows": self.windows,
+            "corners": self.corners,
+            "light": None if self.light is None else bytes(self.light),
+            "gravity": self.gravity,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        state["cells"] = memoryview(state["cells"]).cast("H")
+        if state["light"] is not None:
+            state["light"] = memoryview(state["light"]).cast("B")
+        self.__dict__.update(state)
 
     # --- construction ---------------------------------------------------------------------------------
 
@@ -211,28 +266,34 @@ class GridMap:
         gravity: Gravity = Gravity.NORMAL,
     ) -> GridMap:
         """A map from square features given by position (everything else is floor in normal light)."""
-        cells = [0] * (width * height)
+        cells = np.zeros((height, width), dtype=np.uint16)
         for (x, y), f in (features or {}).items():
             if not (0 <= x < width and 0 <= y < height):
                 raise ValueError(f"square {(x, y)} is not on a {width}x{height} map")
-            cells[y * width + x] |= int(f)
-        lights: tuple[int, ...] | None = None
+            cells[y, x] |= int(f)
+        lights: NDArray[np.uint8] | None = None
         if light:
-            grid = [int(Light.NORMAL)] * (width * height)
+            lights = np.full((height, width), int(Light.NORMAL), dtype=np.uint8)
             for (x, y), level in light.items():
-                grid[y * width + x] = int(level)
-            lights = tuple(grid)
+                lights[y, x] = int(level)
         return cls(
-            width, height, tuple(cells), frozenset(walls), frozenset(windows), frozenset(corners), lights, gravity
+            width,
+            height,
+            _packed(cells, np.uint16, "features", _ALL_FEATURES),
+            frozenset(walls),
+            frozenset(windows),
+            frozenset(corners),
+            None if lights is None else _packed(lights, np.uint8, "light levels", int(Light.BRIGHT)),
+            gravity,
         )
 
     def with_features(self, squares: Iterable[Square], feature: Feature) -> GridMap:
         """A copy with ``feature`` added to the given squares."""
-        cells = list(self.cells)
+        cells = self.array.copy()
         for x, y in squares:
             self._check(x, y)
-            cells[y * self.width + x] |= int(feature)
-        return replace(self, cells=tuple(cells))
+            cells[y, x] |= int(feature)
+        return replace(self, cells=memoryview(cells.tobytes()).cast("H"))
 
     def with_walls(self, walls: Iterable[Edge]) -> GridMap:
         return replace(self, walls=self.walls | frozenset(walls))
@@ -271,8 +332,29 @@ class GridMap:
         return ((x, y) for y in range(self.height) for x in range(self.width))
 
     def squares_with(self, feature: Feature) -> frozenset[Square]:
-        w = self.width
-        return frozenset((i % w, i // w) for i, c in enumerate(self.cells) if c & feature)
+        ys, xs = np.nonzero(self.array & int(feature))
+        return frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
+
+    @cached_property
+    def array(self) -> NDArray[np.uint16]:
+        """The feature flags as a read-only ``(height, width)`` numpy array (a view of :attr:`cells`)."""
+        return np.frombuffer(cast(memoryview, self.cells), dtype=np.uint16).reshape(self.height, self.width)
+
+    @cached_property
+    def light_array(self) -> NDArray[np.uint8]:
+        """The light levels as a read-only ``(height, width)`` array (normal everywhere when :attr:`light` is
+        None)."""
+        if self.light is None:
+            return np.full((self.height, self.width), int(Light.NORMAL), dtype=np.uint8)
+        return np.frombuffer(cast(memoryview, self.light), dtype=np.uint8).reshape(self.height, self.width)
+
+    def any_with(self, feature: Feature) -> bool:
+        """Whether any square of the map has ``feature``."""
+        key = ("map.any", int(feature))
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = bool((self.array & int(feature)).any())
+        return bool(found)
 
     @cached_property
     def blocking_edges(self) -> frozenset[Edge]:
@@ -280,18 +362,52 @@ class GridMap:
         return self.walls | self.windows
 
     @cached_property
+    def edge_bitmaps(self) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """The blocking edges as two boolean arrays: vertical edges ``[y, x]`` of shape ``(height, width + 1)``
+        (edge ``(x, y, VERTICAL)``) and horizontal edges ``[y, x]`` of shape ``(height + 1, width)``."""
+        v = np.zeros((self.height, self.width + 1), dtype=np.bool_)
+        h = np.zeros((self.height + 1, self.width), dtype=np.bool_)
+        for x, y, o in self.blocking_edges:
+            (v if o == VERTICAL else h)[y, x] = True
+        v.flags.writeable = h.flags.writeable = False
+        return v, h
+
+    @cached_property
+    def hard_bitmap(self) -> NDArray[np.bool_]:
+        """Hard intersections (see :attr:`hard_points`) as a boolean array ``[y, x]`` of shape
+        ``(height + 1, width + 1)``."""
+        pts = np.zeros((self.height + 1, self.width + 1), dtype=np.bool_)
+        hard = (self.array & int(HARD)) != 0
+        pts[:-1, :-1] |= hard
+        pts[:-1, 1:] |= hard
+        pts[1:, :-1] |= hard
+        pts[1:, 1:] |= hard
+        for x, y in self.corners:
+            pts[y, x] = True
+        for e in self.blocking_edges:
+            for x, y in edge_points(e):
+                pts[y, x] = True
+        pts.flags.writeable = False
+        return pts
+
+    @cached_property
+    def _hard_bytes(self) -> bytes:
+        return self.hard_bitmap.tobytes()
+
+    def is_hard_point(self, point: Point) -> bool:
+        """Whether no one may move diagonally past intersection ``point`` (MOV-11); False off the map."""
+        x, y = point
+        if not (0 <= x <= self.width and 0 <= y <= self.height):
+            return False
+        return bool(self._hard_bytes[y * (self.width + 1) + x])
+
+    @property
     def hard_points(self) -> frozenset[Point]:
         """Intersections no one may move diagonally past (MOV-11): ends and bends of walls and windows, explicit
-        corners, and the corners of wall squares and cover objects."""
-        pts: set[Point] = set(self.corners)
-        for e in self.blocking_edges:
-            pts.update(edge_points(e))
-        w = self.width
-        for i, c in enumerate(self.cells):
-            if c & HARD:
-                x, y = i % w, i // w
-                pts.update(((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)))
-        return frozenset(pts)
+        corners, and the corners of wall squares and cover objects. Built from :attr:`hard_bitmap` on each call:
+        use :meth:`is_hard_point` to test one point."""
+        ys, xs = np.nonzero(self.hard_bitmap)
+        return frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
 
     def crossing_blocked(self, a: Square, b: Square) -> bool:
         """True if one step from square ``a`` to the adjacent square ``b`` crosses a wall or window edge, or
@@ -299,7 +415,7 @@ class GridMap:
         (ax, ay), (bx, by) = a, b
         if ax == bx or ay == by:
             return edge_between(a, b) in self.blocking_edges
-        return (max(ax, bx), max(ay, by)) in self.hard_points
+        return self.is_hard_point((max(ax, bx), max(ay, by)))
 
     @cached_property
     def memo(self) -> dict[object, object]:
@@ -369,16 +485,36 @@ def _is_marker(ch: str) -> bool:
     return ch.isascii() and (ch.isupper() or ch.isdigit())
 
 
-#: The largest map side, in squares (2,000 ft): a tactical map larger than this is refused when it is read, so
-#: that loading it and playing a turn stay quick. Larger distances are local or overland movement (MOV-21..28).
-MAX_SIDE = 400
+#: The largest map side, in squares (10,000 ft): a tactical map larger than this is refused when it is read, so
+#: that loading it and playing a turn stay quick (a 2,000 x 2,000 map loads in about a second and takes tens of
+#: megabytes: see docs/performance.md). Larger distances are local or overland movement (MOV-21..28).
+MAX_SIDE = 2000
+
+# Per byte of a map row: its feature flags, and whether it is a legend character or a marker.
+_FLAGS_OF = np.zeros(256, dtype=np.uint16)
+_VALID = np.zeros(256, dtype=np.bool_)
+_MARKER = np.zeros(256, dtype=np.bool_)
+for _ch, _f in LEGEND.items():
+    _FLAGS_OF[ord(_ch)] = int(_f)
+    _VALID[ord(_ch)] = True
+for _code in range(128):
+    if _is_marker(chr(_code)):
+        _MARKER[_code] = _VALID[_code] = True
+#: str.translate table deleting every character allowed in a map row (what is left is a mistake).
+_DROP_VALID = {c: None for c in range(128) if _VALID[c]}
+
+
+def _row_problem(file: str, y: int, row: str) -> FileFormatError:
+    x, ch = next((x, ch) for x, ch in enumerate(row) if not (ch in LEGEND or _is_marker(ch)))
+    return FileFormatError(file, f"row {y}, column {x}", f"a map character ({''.join(LEGEND)}, A-Z or 0-9), not {ch!r}")
 
 
 def parse_map(text: str, *, file: str = "<map>") -> ParsedMap:
     """Read a map in the text format of the module docstring.
 
     Raises :class:`~sftactics.core.errors.FileFormatError` naming the row and column (or directive line) of the
-    first problem.
+    first problem. Rows are decoded with numpy (a byte per character, two bytes per square kept), so a map of
+    millions of squares reads in about a second.
     """
     lines = textwrap.dedent(text).strip("\n").split("\n")
     rows: list[str] = []
@@ -393,28 +529,26 @@ def parse_map(text: str, *, file: str = "<map>") -> ParsedMap:
         raise FileFormatError(
             file, "", f"a map at most {MAX_SIDE} squares wide and {MAX_SIDE} high, not {width}x{height}"
         )
-    cells: list[int] = []
-    marks: dict[str, list[Square]] = {}
     for y, row in enumerate(rows):
         if len(row) != width:
             raise FileFormatError(file, f"row {y}", f"{width} squares like row 0, found {len(row)}")
-        for x, ch in enumerate(row):
-            if ch in LEGEND:
-                cells.append(int(LEGEND[ch]))
-            elif _is_marker(ch):
-                cells.append(0)
-                marks.setdefault(ch, []).append((x, y))
-            else:
-                raise FileFormatError(
-                    file, f"row {y}, column {x}", f"a map character ({''.join(LEGEND)}, A-Z or 0-9), not {ch!r}"
-                )
+        if row.translate(_DROP_VALID):
+            raise _row_problem(file, y, row)
+    codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(height, width)
+    cells = _FLAGS_OF[codes]
+    marks: dict[str, list[Square]] = {}
+    ys, xs = np.nonzero(_MARKER[codes])
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        marks.setdefault(chr(codes[y, x]), []).append((x, y))
+    del codes
     walls: set[Edge] = set()
     windows: set[Edge] = set()
     corners: set[Point] = set()
-    light: list[int] | None = None
+    light: NDArray[np.uint8] | None = None
     gravity = Gravity.NORMAL
 
-    def region(token: str, where: str, *, points: bool = False) -> list[Square]:
+    def rect(token: str, where: str, *, points: bool = False) -> tuple[int, int, int, int]:
+        """The inclusive rectangle ``(x1, y1, x2, y2)`` of a square, point or rectangle token."""
         m = _COORD.match(token)
         if not m:
             raise FileFormatError(file, where, f"a square 'x,y' or rectangle 'x1,y1..x2,y2', not {token!r}")
@@ -425,7 +559,11 @@ def parse_map(text: str, *, file: str = "<map>") -> ParsedMap:
             if not (0 <= px <= lim_x and 0 <= py <= lim_y):
                 what = "point" if points else "square"
                 raise FileFormatError(file, where, f"a {what} on the {width}x{height} map, not {(px, py)}")
-        return [(x, y) for y in range(min(y1, y2), max(y1, y2) + 1) for x in range(min(x1, x2), max(x1, x2) + 1)]
+        return min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)
+
+    def region(token: str, where: str, *, points: bool = False) -> list[Square]:
+        x1, y1, x2, y2 = rect(token, where, points=points)
+        return [(x, y) for y in range(y1, y2 + 1) for x in range(x1, x2 + 1)]
 
     for n, raw in enumerate(lines[i:], start=i + 1):
         line = raw.split(";", 1)[0].strip()
@@ -450,19 +588,19 @@ def parse_map(text: str, *, file: str = "<map>") -> ParsedMap:
             if not args:
                 raise FileFormatError(file, where, f"'{word} x,y[..x2,y2]'")
             for a in args:
-                for x, y in region(a, where):
-                    cells[y * width + x] |= int(FEATURE_WORDS[word])
+                x1, y1, x2, y2 = rect(a, where)
+                cells[y1 : y2 + 1, x1 : x2 + 1] |= int(FEATURE_WORDS[word])
         elif word == "light":
             levels = [a for a in args if not _COORD.match(a)]
             if len(levels) != 1 or levels[0].upper() not in Light.__members__:
                 raise FileFormatError(file, where, "'light x,y[..x2,y2] LEVEL' with LEVEL dark, dim, normal or bright")
             if light is None:
-                light = [int(Light.NORMAL)] * (width * height)
+                light = np.full((height, width), int(Light.NORMAL), dtype=np.uint8)
             level = int(Light[levels[0].upper()])
             for a in args:
                 if _COORD.match(a):
-                    for x, y in region(a, where):
-                        light[y * width + x] = level
+                    x1, y1, x2, y2 = rect(a, where)
+                    light[y1 : y2 + 1, x1 : x2 + 1] = level
         elif word == "gravity":
             if len(args) != 1 or args[0].lower() not in {g.value for g in Gravity}:
                 raise FileFormatError(file, where, "'gravity zero|low|normal|high'")
@@ -473,11 +611,11 @@ def parse_map(text: str, *, file: str = "<map>") -> ParsedMap:
     grid = GridMap(
         width,
         height,
-        tuple(cells),
+        memoryview(cells.tobytes()).cast("H"),
         frozenset(walls),
         frozenset(windows),
         frozenset(corners),
-        None if light is None else tuple(light),
+        None if light is None else memoryview(light.tobytes()).cast("B"),
         gravity,
     )
     return ParsedMap(grid, {k: tuple(v) for k, v in marks.items()})
@@ -500,36 +638,41 @@ def render_map(
     cannot show (walls on edges, corners, light, gravity, second features), are written as directives unless
     ``directives`` is False.
     """
-    under: dict[Square, str] = {}
+    w = grid.width
+    cells = grid.array
+    values = np.unique(cells)
+    picked = {int(v): _pick_char(int(v)) for v in values.tolist()}
+    lut = np.zeros(int(values.max()) + 1, dtype=np.uint8)
+    for v, (ch, _) in picked.items():
+        lut[v] = ord(ch)
+    chars = lut[cells]
+    rest = np.zeros_like(cells)
+    for v, (_, r) in picked.items():
+        if r:
+            rest[cells == v] = r
     for label, pos in (tokens or {}).items():
         ch = label[:1].upper()
         if not _is_marker(ch):
             raise ValueError(f"token {label!r} must start with A-Z or 0-9")
-        for sq in as_footprint(pos).squares:
-            if grid.in_bounds(sq):
-                under[sq] = ch
-    w = grid.width
-    rows: list[str] = []
-    extra: dict[Feature, list[Square]] = {}
-    for y in range(grid.height):
-        row = []
-        for x in range(w):
-            flags = grid.cells[y * w + x]
-            if (x, y) in under:
-                row.append(under[(x, y)])
-                rest = flags
-            else:
-                ch, rest = _pick_char(flags)
-                row.append(ch)
-            for f in Feature:
-                if f and rest & f:
-                    extra.setdefault(f, []).append((x, y))
-        rows.append("".join(row))
+        for sx, sy in as_footprint(pos).squares:
+            if grid.in_bounds((sx, sy)):
+                chars[sy, sx] = ord(ch)
+                rest[sy, sx] = cells[sy, sx]
+    rows = chars.tobytes().decode("ascii")
+    text = "\n".join(rows[y * w : (y + 1) * w] for y in range(grid.height)) + "\n"
     if not directives:
-        return "\n".join(rows) + "\n"
+        return text
+    extra: dict[Feature, list[Square]] = {}
+    ys, xs = np.nonzero(rest)
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        flags = int(rest[y, x])
+        for f in Feature:
+            if f and flags & f:
+                extra.setdefault(f, []).append((x, y))
     out: list[str] = []
-    for f, squares in extra.items():
-        out.append(f"{_WORD_OF[f]} " + " ".join(f"{x},{y}" for x, y in squares))
+    for f in Feature:
+        if f in extra:
+            out.append(f"{_WORD_OF[f]} " + " ".join(f"{x},{y}" for x, y in extra[f]))
     for kind, edges in (("wall", grid.walls), ("window", grid.windows)):
         for x, y, o in sorted(edges):
             sq, side = ((x, y), "W") if o == VERTICAL else ((x, y), "N")
@@ -539,12 +682,11 @@ def render_map(
     if grid.corners:
         out.append("corner " + " ".join(f"{x},{y}" for x, y in sorted(grid.corners)))
     if grid.light is not None:
-        for i, level in enumerate(grid.light):
-            if level != Light.NORMAL:
-                out.append(f"light {i % w},{i // w} {Light(level).name.lower()}")
+        ys, xs = np.nonzero(grid.light_array != Light.NORMAL)
+        for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+            out.append(f"light {x},{y} {Light(int(grid.light_array[y, x])).name.lower()}")
     if grid.gravity is not Gravity.NORMAL:
         out.append(f"gravity {grid.gravity.value}")
-    text = "\n".join(rows) + "\n"
     if out:
         text += "\n" + "\n".join(out) + "\n"
     return text

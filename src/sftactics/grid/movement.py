@@ -45,6 +45,10 @@ import heapq
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from sftactics.core.errors import RuleViolation
 from sftactics.grid.geometry import DIRECTIONS, Footprint, Square, as_footprint
@@ -204,43 +208,124 @@ def _difficulty_mask(mover: Mover) -> int:
 
 
 _Entry = tuple[int, int, bool, int, bool]  # (destination anchor index, direction, diagonal, terrain doublings, narrow)
+_Bools = NDArray[np.bool_]
+#: The directions (indexes of DIRECTIONS) whose bit is set in each value of a byte.
+_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(d for d in range(8) if m >> d & 1) for m in range(256))
+_DIAGONAL: tuple[bool, ...] = tuple(bool(dx and dy) for dx, dy in DIRECTIONS)
+#: How many anchors' rows a step table keeps materialised before it starts afresh (about a kilobyte each).
+ROWS_KEPT = 20_000
+
+
+class StepTable(dict[int, tuple[_Entry, ...]]):
+    """The legal steps of a side x side space from each anchor (index ``y * width + x`` of its top-left square),
+    as ``table[idx]`` -> ``(destination index, direction, diagonal, terrain doublings, narrow)`` entries.
+
+    The map's answers are kept compact, a byte per anchor each (``dirs``: a bit per legal direction of
+    DIRECTIONS; ``doublings``; ``narrow``; ``fits``), and an anchor's row of entries is built from them the first
+    time a search asks for it, so a search pays only for the squares it visits, whatever the size of the map.
+    """
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        side: int,
+        dirs: bytes,
+        tdbl: bytes,
+        narrow: bytes,
+        fits: bytes,
+        key: object = None,
+    ) -> None:
+        super().__init__()
+        self.width, self.height, self.side, self.key = width, height, side, key
+        self.dirs, self.tdbl, self.narrow, self.fits = dirs, tdbl, narrow, fits
+        self._offsets = tuple(dy * width + dx for dx, dy in DIRECTIONS)
+
+    def __missing__(self, idx: int) -> tuple[_Entry, ...]:
+        if len(self) >= ROWS_KEPT:
+            self.clear()
+        offsets, tdbl, narrow = self._offsets, self.tdbl, self.narrow
+        row = tuple(
+            (idx + offsets[di], di, _DIAGONAL[di], tdbl[idx + offsets[di]], bool(narrow[idx + offsets[di]]))
+            for di in _BITS[self.dirs[idx]]
+        )
+        self[idx] = row
+        return row
+
+    def array(self, name: str) -> NDArray[np.uint8]:
+        """One of the compact tables (``dirs``, ``tdbl``, ``narrow``, ``fits``) as a flat uint8 array."""
+        data: bytes = getattr(self, name)
+        return np.frombuffer(data, dtype=np.uint8)
+
+
+def _shift(a: NDArray[Any], dx: int, dy: int, h: int, w: int) -> NDArray[Any]:
+    """``out[y, x] = a[y + dy, x + dx]`` for ``y < h``, ``x < w``; zero where that falls outside ``a``."""
+    out = np.zeros((h, w), dtype=a.dtype)
+    ah, aw = a.shape
+    y0, y1 = max(0, -dy), min(h, ah - dy)
+    x0, x1 = max(0, -dx), min(w, aw - dx)
+    if y0 < y1 and x0 < x1:
+        out[y0:y1, x0:x1] = a[y0 + dy : y1 + dy, x0 + dx : x1 + dx]
+    return out
+
+
+def _window_any(mask: _Bools, side: int) -> _Bools:
+    """Per anchor: any square of the side x side space there has ``mask`` set."""
+    if side == 1:
+        return mask
+    h, w = mask.shape
+    out = np.zeros((h, w), dtype=np.bool_)
+    for j in range(side):
+        for i in range(side):
+            out |= _shift(mask, i, j, h, w)
+    return out
 
 
 def _fits(
     grid: GridMap, side: int, blocked: int, difficult: int, narrow: int, walls: bool
-) -> tuple[list[bool], list[int], list[bool]]:
-    """Per anchor: whether a side x side space fits there, its terrain doublings and whether it is narrow."""
-    w, h, cells = grid.width, grid.height, grid.cells
-    if side == 1:
-        return (
-            [not c & blocked for c in cells],
-            [int(bool(c & difficult)) for c in cells],
-            [bool(c & narrow) for c in cells],
-        )
-    edges = grid.blocking_edges if walls else frozenset()
-    points = grid.hard_points if walls else frozenset()
-    n = w * h
-    fits = [False] * n
-    tdbl = [0] * n
-    narrows = [False] * n
-    for y in range(h - side + 1):
-        for x in range(w - side + 1):
-            ok = True
-            d = nar = False
-            for j in range(side):
-                for i in range(side):
-                    c = cells[(y + j) * w + x + i]
-                    if c & blocked:
-                        ok = False
-                    if c & difficult:
-                        d = True
-                    if c & narrow:
-                        nar = True
-            if ok and side > 1 and walls:
-                ok = _inside_free(x, y, side, edges, points)
-            idx = y * w + x
-            fits[idx], tdbl[idx], narrows[idx] = ok, int(d), nar
-    return fits, tdbl, narrows
+) -> tuple[_Bools, _Bools, _Bools]:
+    """Per anchor, as ``(height, width)`` arrays: whether a side x side space fits there, whether it holds
+    terrain that hampers (a doubling) and whether it is narrow."""
+    h, w = grid.height, grid.width
+    cells = grid.array
+    fits = ~_window_any((cells & blocked) != 0, side)
+    fits[h - side + 1 :, :] = False
+    fits[:, w - side + 1 :] = False
+    if side > 1 and walls:  # no wall, window or hard corner strictly inside the space
+        v, hz = grid.edge_bitmaps
+        pts = grid.hard_bitmap
+        inside = np.zeros((h, w), dtype=np.bool_)
+        for j in range(side):
+            for i in range(side):
+                if i:
+                    inside |= _shift(v, i, j, h, w)
+                if j:
+                    inside |= _shift(hz, i, j, h, w)
+                if i and j:
+                    inside |= _shift(pts, i, j, h, w)
+        fits &= ~inside
+    return fits, _window_any((cells & difficult) != 0, side), _window_any((cells & narrow) != 0, side)
+
+
+def _crossing(grid: GridMap, side: int, dx: int, dy: int) -> _Bools:
+    """Per anchor: a step of the side x side space there in direction ``(dx, dy)`` crosses a wall or window, or
+    passes a hard corner diagonally (MOV-11)."""
+    h, w = grid.height, grid.width
+    v, hz = grid.edge_bitmaps
+    pts = grid.hard_bitmap
+    out = np.zeros((h, w), dtype=np.bool_)
+    for j in range(side):
+        for i in range(side):
+            ti, tj = i + dx, j + dy
+            if 0 <= ti < side and 0 <= tj < side:
+                continue  # stays inside the old space
+            if dx and dy:
+                out |= _shift(pts, max(i, ti), max(j, tj), h, w)
+            elif dx:
+                out |= _shift(v, max(i, ti), j, h, w)
+            else:
+                out |= _shift(hz, i, max(j, tj), h, w)
+    return out
 
 
 def _steps_table(
@@ -250,98 +335,43 @@ def _steps_table(
     difficult: int,
     narrow: int,
     walls: bool,
-) -> tuple[list[tuple[_Entry, ...]], list[bool]]:
-    """For each anchor (index y*width+x) the legal steps of a side x side space from there, and where such a
-    space may be."""
+) -> tuple[StepTable, bytes]:
+    """The legal steps of a side x side space per anchor (see :class:`StepTable`), and where such a space may be
+    (a byte per anchor), computed once per map with numpy: a few bytes a square."""
     key = ("movement.steps", side, blocked, difficult, narrow, walls)
     found = grid.memo.get(key)
     if found is not None:
         return found  # type: ignore[return-value]
-    w, h = grid.width, grid.height
-    edges = grid.blocking_edges if walls else frozenset()
-    points = grid.hard_points if walls else frozenset()
+    h, w = grid.height, grid.width
     fits, tdbl, narrows = _fits(grid, side, blocked, difficult, narrow, walls)
-    table: list[tuple[_Entry, ...]] = [()] * (w * h)
-    for idx in range(w * h):
-        if not fits[idx]:
-            continue
-        x, y = idx % w, idx // w
-        row = []
-        for di, (dx, dy) in enumerate(DIRECTIONS):
-            nx, ny = x + dx, y + dy
-            if nx < 0 or ny < 0 or nx + side > w or ny + side > h:
-                continue
-            nidx = ny * w + nx
-            if not fits[nidx]:
-                continue
-            if walls:
-                if side == 1:  # the common case, inline
-                    if dx and dy:
-                        if (x + (dx > 0), y + (dy > 0)) in points:
-                            continue
-                    elif (x + (dx > 0), y + (dy > 0), 0 if dx else 1) in edges:
-                        continue
-                elif _crossing_blocked(x, y, side, dx, dy, edges, points):
-                    continue
-            row.append((nidx, di, bool(dx and dy), tdbl[nidx], narrows[nidx]))
-        table[idx] = tuple(row)
-    grid.memo[key] = (table, fits)
-    return table, fits
+    dirs = np.zeros((h, w), dtype=np.uint8)
+    for di, (dx, dy) in enumerate(DIRECTIONS):
+        legal = fits & _shift(fits, dx, dy, h, w)
+        if walls:
+            legal &= ~_crossing(grid, side, dx, dy)
+        dirs |= legal.astype(np.uint8) << di
+    table = StepTable(w, h, side, dirs.tobytes(), tdbl.astype(np.uint8).tobytes(),
+                      narrows.astype(np.uint8).tobytes(), fits.astype(np.uint8).tobytes(), key)  # fmt: skip
+    grid.memo[key] = (table, table.fits)
+    return table, table.fits
 
 
-def _squeeze_stops(grid: GridMap, n: int, m: int, full: list[bool], small: list[bool]) -> list[bool]:
-    """Per anchor: a squeezed (m x m) space fits there and no full (n x n) space containing it does."""
-    w, h = grid.width, grid.height
-    span = n - m
-    out = [False] * (w * h)
-    for idx, ok in enumerate(small):
-        if ok:
-            x, y = idx % w, idx // w
-            out[idx] = not any(
-                full[(y - j) * w + x - i]
-                for j in range(span + 1)
-                for i in range(span + 1)
-                if 0 <= x - i <= w - n and 0 <= y - j <= h - n
-            )
+def _squeeze_stops(grid: GridMap, n: int, full: StepTable, small: StepTable) -> bytes:
+    """Per anchor: a squeezed (m x m) space fits there and no full (n x n) space containing it does (cached)."""
+    key = ("movement.squeeze_stops", n, full.key, small.key)
+    found = grid.memo.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]
+    h, w = grid.height, grid.width
+    span = n - small.side
+    full_fits = full.array("fits").reshape(h, w).astype(np.bool_)
+    around = np.zeros((h, w), dtype=np.bool_)
+    for j in range(span + 1):
+        for i in range(span + 1):
+            around |= _shift(full_fits, -i, -j, h, w)
+    out = (small.array("fits").reshape(h, w).astype(np.bool_) & ~around).astype(np.uint8).tobytes()
+    grid.memo[key] = out
     return out
-
-
-def _inside_free(
-    x: int, y: int, side: int, edges: frozenset[tuple[int, int, int]], points: frozenset[tuple[int, int]]
-) -> bool:
-    """No wall, window or hard corner strictly inside a multi-square space."""
-    for j in range(side):
-        for i in range(side):
-            if i and (x + i, y + j, 0) in edges:
-                return False
-            if j and (x + i, y + j, 1) in edges:
-                return False
-            if i and j and (x + i, y + j) in points:
-                return False
-    return True
-
-
-def _crossing_blocked(
-    x: int,
-    y: int,
-    side: int,
-    dx: int,
-    dy: int,
-    edges: frozenset[tuple[int, int, int]],
-    points: frozenset[tuple[int, int]],
-) -> bool:
-    for j in range(side):
-        for i in range(side):
-            sx, sy = x + i, y + j
-            tx, ty = sx + dx, sy + dy
-            if x <= tx < x + side and y <= ty < y + side:
-                continue  # stays inside the old space
-            if dx and dy:
-                if (max(sx, tx), max(sy, ty)) in points:
-                    return True
-            elif edge_between((sx, sy), (tx, ty)) in edges:
-                return True
-    return False
 
 
 # --- the search ---------------------------------------------------------------------------------------
@@ -379,12 +409,14 @@ class _Ctx:
         self.blocked = (_blocked_mask(mover, False), _blocked_mask(mover, True))
         full, full_fits = _steps_table(grid, n, self.blocked[0], difficult, narrow, walls)
         small, small_fits = (
-            _steps_table(grid, self.sides[1], self.blocked[1], difficult, 0, walls) if self.squeeze_large else ([], [])
+            _steps_table(grid, self.sides[1], self.blocked[1], difficult, 0, walls)
+            if self.squeeze_large
+            else (StepTable(self.w, self.h, 0, b"", b"", b"", b""), b"")
         )
         self.tables = (full, small)
         self.fits = (full_fits, small_fits)
         # a squeezed space is a place to stop only where no full space around it fits (MOV-19)
-        self.squeeze_stop = _squeeze_stops(grid, n, self.sides[1], full_fits, small_fits) if self.squeeze_large else []
+        self.squeeze_stop = _squeeze_stops(grid, n, full, small) if self.squeeze_large else b""
         self.no_difficult = mover.running or mover.charging
         self.hdc = options.hampered_diagonal_counts
         self.fly = mover.mode is MoveMode.FLY
@@ -722,7 +754,7 @@ def _why_illegal(ctx: _Ctx, here: Footprint, to: Footprint) -> tuple[str, str]:
         t = (sq[0] + dx, sq[1] + dy)
         if here.contains(t):
             continue
-        if dx and dy and (max(sq[0], t[0]), max(sq[1], t[1])) in grid.hard_points:
+        if dx and dy and grid.is_hard_point((max(sq[0], t[0]), max(sq[1], t[1]))):
             return "MOV-11", "no diagonal move past a hard corner"
         if not (dx and dy) and edge_between(sq, t) in grid.blocking_edges:
             return "MOV-11", "a wall is in the way"

@@ -20,11 +20,7 @@ _TOO_TIGHT = Feature.SOLID | Feature.COVER | Feature.NARROW
 
 def has_narrow_squares(grid: GridMap) -> bool:
     """Whether any square of the map is a narrow passage (remembered per map)."""
-    key = ("squeezing.narrow",)
-    found = grid.memo.get(key)
-    if found is None:
-        found = grid.memo[key] = any(c & Feature.NARROW for c in grid.cells)
-    return bool(found)
+    return grid.any_with(Feature.NARROW)
 
 
 def squeezed_at(grid: GridMap, space: Footprint, size: Size) -> bool:

@@ -101,8 +101,8 @@ Skill = Annotated[int, Field(ge=SKILL_MIN, le=SKILL_MAX)]
 Resist = Annotated[int, Field(ge=0, le=RESIST_MAX)]
 ClassLevel = Annotated[int, Field(ge=1, le=20)]
 #: the longest side of a map (``grid.map.MAX_SIDE``, which a test keeps equal)
-MAP_SIDE_MAX = 400
-Coordinate = Annotated[int, Field(ge=0, lt=MAP_SIDE_MAX, description="a column or row of the map (0 to 399)")]
+MAP_SIDE_MAX = 2000
+Coordinate = Annotated[int, Field(ge=0, lt=MAP_SIDE_MAX, description="a column or row of the map (0 to 1999)")]
 #: a square ``[x, y]`` of the map
 Square = tuple[Coordinate, Coordinate]
 #: a square or grid point a command names: any the engine can refuse by the rules (off the map, out of reach)

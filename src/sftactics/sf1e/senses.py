@@ -1200,8 +1200,15 @@ def lit(grid: GridMap, sources: Iterable[LightSource]) -> GridMap:
     srcs = tuple(sources)
     if not srcs:
         return grid
-    levels = tuple(int(light_level_at((x, y), grid, srcs)) for y in range(grid.height) for x in range(grid.width))
-    return replace(grid, light=levels)
+    levels = grid.light_array.copy()
+    for s in srcs:  # only the squares a source can reach: the rest of a large map keeps its own light
+        reach = s.radius_ft + (s.radius_ft if s.dim_band_ft is None else s.dim_band_ft)
+        r = reach // 5 + 1
+        ox, oy = s.origin
+        for y in range(max(0, oy - r), min(grid.height, oy + r + 1)):
+            for x in range(max(0, ox - r), min(grid.width, ox + r + 1)):
+                levels[y, x] = max(int(levels[y, x]), int(s.level_at((x, y))))
+    return replace(grid, light=memoryview(levels.tobytes()).cast("B"))
 
 
 def sees_at(level: Light, senses: Senses, *, distance_ft: int | None = None, blinded: bool = False) -> bool:

@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from sftactics.core.breakdown import Term
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import budget, confusion, reactions, space
@@ -189,19 +191,23 @@ def _cover_sides(grid: Any) -> dict[Square, frozenset[tuple[int, int]]]:
     hit = _SIDES.get(id(grid))
     if hit is not None and hit[0] is grid:
         return hit[1]
-    blocking = Feature.COVER | Feature.LOW
-    out: dict[Square, frozenset[tuple[int, int]]] = {}
+    h, w = grid.height, grid.width
+    blk = np.zeros((h + 2, w + 2), dtype=np.bool_)  # a frame of open squares around the map
+    blk[1:-1, 1:-1] = (grid.array & int(Feature.COVER | Feature.LOW)) != 0
     dirs = [(sx, sy) for sx in (-1, 0, 1) for sy in (-1, 0, 1) if (sx, sy) != (0, 0)]
-    for y in range(grid.height):
-        for x in range(grid.width):
-            found = set()
-            for sx, sy in dirs:
-                for q in ((x + sx, y), (x, y + sy), (x + sx, y + sy)):
-                    if q != (x, y) and grid.in_bounds(q) and grid.features(q) & blocking:
-                        found.add((sx, sy))
-                        break
-            if found:
-                out[(x, y)] = frozenset(found)
+    bits = np.zeros((h, w), dtype=np.int32)
+    for k, (sx, sy) in enumerate(dirs):  # the neighbour in x, in y or on the diagonal holds one
+        near = blk[1 + sy : 1 + sy + h, 1 + sx : 1 + sx + w].copy()
+        if sx:
+            near |= blk[1 : 1 + h, 1 + sx : 1 + sx + w]
+        if sy:
+            near |= blk[1 + sy : 1 + sy + h, 1 : 1 + w]
+        bits |= near.astype(np.int32) << k
+    out: dict[Square, frozenset[tuple[int, int]]] = {}
+    ys, xs = np.nonzero(bits)  # only squares next to something: the rest of a large map costs nothing here
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        b = int(bits[y, x])
+        out[(x, y)] = frozenset(d for k, d in enumerate(dirs) if b >> k & 1)
     if len(_SIDES) > 64:
         _SIDES.clear()
     _SIDES[id(grid)] = (grid, out)

@@ -54,6 +54,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from xml.sax.saxutils import escape, quoteattr
 
+import numpy as np
+
 from sftactics.core.errors import SftError
 from sftactics.encounter import gm_setup, threat
 from sftactics.encounter import movement as enc_movement
@@ -151,9 +153,18 @@ class Overlay:
     points: tuple[Point, ...] = ()
 
 
+#: The most squares a view draws across or down: a larger map is drawn as a window of at most this many
+#: squares each way around its combatants (:func:`view_window`), and the view says so in its notes.
+VIEW_MAX_SIDE = 120
+_WINDOW_MARGIN = 10  # squares of map drawn around the combatants, where there is room
+
+
 @dataclass(frozen=True)
 class MapView:
-    """Everything a renderer needs: the map, the tokens, the overlays (in order) and notes."""
+    """Everything a renderer needs: the map, the tokens, the overlays (in order) and notes.
+
+    ``window`` is the part of the map drawn, ``(x0, y0, x1, y1)`` with the far bounds excluded; None draws the
+    whole map."""
 
     title: str
     grid: GridMap
@@ -161,6 +172,36 @@ class MapView:
     overlays: tuple[Overlay, ...] = ()
     notes: tuple[str, ...] = ()
     sides: tuple[str, ...] = ()
+    window: tuple[int, int, int, int] | None = None
+
+    @property
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The drawn part of the map, ``(x0, y0, x1, y1)`` (far bounds excluded)."""
+        return self.window or (0, 0, self.grid.width, self.grid.height)
+
+
+def view_window(grid: GridMap, tokens: Sequence[Token], limit: int = VIEW_MAX_SIDE) -> tuple[int, int, int, int] | None:
+    """The part of a map wider or higher than ``limit`` squares to draw. Along a side longer than ``limit``:
+    the combatants' spaces with a margin of 10 squares, at most ``limit`` squares (centred on the combatants
+    when they are spread wider), kept on the map; the start of the map when no one is on it. A side within the
+    limit is drawn whole. None when the whole map fits."""
+    if grid.width <= limit and grid.height <= limit:
+        return None
+    spaces = [t.space for t in tokens]
+    if not spaces:
+        return 0, 0, min(grid.width, limit), min(grid.height, limit)
+    x0, y0 = min(s.x for s in spaces), min(s.y for s in spaces)
+    x1, y1 = max(s.x + s.side for s in spaces), max(s.y + s.side for s in spaces)
+
+    def span(lo: int, hi: int, size: int) -> tuple[int, int]:
+        if size <= limit:
+            return 0, size
+        n = min(limit, hi - lo + 2 * _WINDOW_MARGIN)
+        start = max(0, min((lo + hi) // 2 - n // 2, size - n))
+        return start, start + n
+
+    (wx0, wx1), (wy0, wy1) = span(x0, x1, grid.width), span(y0, y1, grid.height)
+    return wx0, wy0, wx1, wy1
 
 
 # --- looking things up ------------------------------------------------------------------------------------
@@ -617,42 +658,61 @@ def build_view(
             caster = person.id if person is not None else None
             overlays.append(area_overlay(state, area, caster=caster, options=options))
     title = f"{state.name}: {grid.width}x{grid.height} squares of 5 ft"
-    return MapView(title, grid, tokens_for(state), tuple(overlays), tuple(notes), tuple(state.sides()))
+    tokens = tokens_for(state)
+    window = view_window(grid, tokens)
+    if window is not None:
+        x0, y0, x1, y1 = window
+        notes.append(
+            f"the map is {grid.width}x{grid.height} squares, more than the {VIEW_MAX_SIDE} a view draws across "
+            f"or down: drawn are columns {x0}-{x1 - 1} and rows {y0}-{y1 - 1}, around the combatants"
+        )
+    return MapView(title, grid, tokens, tuple(overlays), tuple(notes), tuple(state.sides()), window)
 
 
 # --- text -------------------------------------------------------------------------------------------------
 
 
+_TERRAIN_CHARS: dict[int, str] = {}
+
+
 def _terrain_char(flags: int) -> str:
-    for f in Feature:
-        if f and flags & f:
-            return _CHAR_OF[f]
-    return "."
+    found = _TERRAIN_CHARS.get(flags)
+    if found is None:
+        found = next((_CHAR_OF[f] for f in Feature if f and flags & f), ".")
+        _TERRAIN_CHARS[flags] = found
+    return found
+
+
+def _window_cells(view: MapView) -> tuple[tuple[int, int, int, int], list[int]]:
+    """The drawn part of the map and the feature flags of its squares, row by row."""
+    x0, y0, x1, y1 = view.bounds
+    return (x0, y0, x1, y1), view.grid.array[y0:y1, x0:x1].reshape(-1).tolist()
 
 
 def _base_chars(view: MapView) -> dict[Square, str]:
-    g = view.grid
-    chars = {(i % g.width, i // g.width): _terrain_char(c) for i, c in enumerate(g.cells)}
+    (x0, y0, x1, _), flags = _window_cells(view)
+    w = x1 - x0
+    chars = {(x0 + i % w, y0 + i // w): _terrain_char(c) for i, c in enumerate(flags)}
     for t in view.tokens:
         for sq in t.space.squares:
-            if g.in_bounds(sq):
+            if sq in chars:
                 chars[sq] = t.letter
     return chars
 
 
 def _grid_lines(view: MapView, base: Mapping[Square, str], marks: Mapping[Square, str]) -> list[str]:
-    g = view.grid
-    label_w = len(str(g.height - 1))
-    digits = len(str(g.width - 1))
+    x0, y0, x1, y1 = view.bounds
+    label_w = len(str(y1 - 1))
+    digits = len(str(x1 - 1))
     pad = " " * (label_w + 2)
     out: list[str] = []
     for k in range(digits):
         place = 10 ** (digits - 1 - k)
-        row = " ".join(str(x // place % 10) if x >= place or place == 1 else " " for x in range(g.width))
+        row = " ".join(str(x // place % 10) if x >= place or place == 1 else " " for x in range(x0, x1))
         out.append((pad + row).rstrip())
-    for y in range(g.height):
+    for y in range(y0, y1):
         cells = []
-        for x in range(g.width):
+        for x in range(x0, x1):
             ch = base[(x, y)]
             mark = marks.get((x, y))
             if mark is None:
@@ -697,16 +757,22 @@ _FEATURE_WORDS: dict[Feature, str] = {
 }
 
 
-def _directives(grid: GridMap) -> list[str]:
+def _directives(grid: GridMap, window: tuple[int, int, int, int] | None = None) -> list[str]:
     """What one character per square cannot show, as map directives (docs/maps.md): second features of a
-    square, walls and windows on edges, hard corners, light, gravity."""
+    square, walls and windows on edges, hard corners, light, gravity; only those within ``window`` (x0, y0, x1,
+    y1, far bounds excluded) if given."""
+    x0, y0, x1, y1 = window or (0, 0, grid.width, grid.height)
     out: list[str] = []
     extra: dict[Feature, list[Square]] = {}
-    for i, flags in enumerate(grid.cells):
+    cells = grid.array[y0:y1, x0:x1]
+    many = cells & (cells - 1)  # squares with two features or more (the lowest one is drawn)
+    ys, xs = np.nonzero(many)
+    for y, x in zip((ys + y0).tolist(), (xs + x0).tolist(), strict=True):
+        flags = int(grid.array[y, x])
         shown = next((f for f in Feature if f and flags & f), Feature.NONE)
         for f in Feature:
             if f and f is not shown and flags & f:
-                extra.setdefault(f, []).append((i % grid.width, i // grid.width))
+                extra.setdefault(f, []).append((x, y))
     out += [f"{_FEATURE_WORDS[f]} {' '.join(_rectangles(sqs))}" for f, sqs in extra.items()]
     for kind, edges in (("wall", grid.walls), ("window", grid.windows)):
         by_side: dict[str, list[Square]] = {}
@@ -714,15 +780,18 @@ def _directives(grid: GridMap) -> list[str]:
             sq, side = ((x, y), "W") if o == VERTICAL else ((x, y), "N")
             if not grid.in_bounds(sq):  # the east or south border of the map
                 sq, side = ((x - 1, y), "E") if o == VERTICAL else ((x, y - 1), "S")
-            by_side.setdefault(side, []).append(sq)
+            if x0 <= sq[0] < x1 and y0 <= sq[1] < y1:
+                by_side.setdefault(side, []).append(sq)
         out += [f"{kind} {' '.join(_rectangles(sqs))} {side}" for side, sqs in sorted(by_side.items())]
-    if grid.corners:
-        out.append("corner " + " ".join(f"{x},{y}" for x, y in sorted(grid.corners)))
+    corners = sorted((x, y) for x, y in grid.corners if x0 <= x <= x1 and y0 <= y <= y1)
+    if corners:
+        out.append("corner " + " ".join(f"{x},{y}" for x, y in corners))
     if grid.light is not None:
         levels: dict[Light, list[Square]] = {}
-        for i, level in enumerate(grid.light):
-            if level != Light.NORMAL:
-                levels.setdefault(Light(level), []).append((i % grid.width, i // grid.width))
+        light = grid.light_array[y0:y1, x0:x1]
+        ys, xs = np.nonzero(light != Light.NORMAL)
+        for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+            levels.setdefault(Light(int(light[y, x])), []).append((x + x0, y + y0))
         out += [f"light {' '.join(_rectangles(sqs))} {lv.name.lower()}" for lv, sqs in sorted(levels.items())]
     if grid.gravity.value != "normal":
         out.append(f"gravity {grid.gravity.value}")
@@ -751,9 +820,10 @@ def render_text(view: MapView) -> str:
             out += [f"  {n}" for n in ov.notes]
     out.append("")
     out += [f"{side}: {names}" for side, names in _token_legend(view).items()]
-    present = sorted({_terrain_char(c) for c in view.grid.cells}, key=lambda ch: list(TERRAIN_NAMES).index(ch))
+    shown = np.unique(_window_cells(view)[1]).tolist()
+    present = sorted({_terrain_char(c) for c in shown}, key=lambda ch: list(TERRAIN_NAMES).index(ch))
     out.append("terrain: " + "   ".join(f"{ch} {TERRAIN_NAMES[ch]}" for ch in present))
-    extra = _directives(view.grid)
+    extra = _directives(view.grid, view.window)
     if extra:
         out.append("also (map directives): " + "; ".join(extra))
     out += view.notes
@@ -830,11 +900,17 @@ def _square_svg(x: int, y: int, flags: int, light: Light, ox: int, oy: int) -> l
 def render_svg(view: MapView) -> str:
     """The view as a standalone SVG document (all overlays layered on one map, legend below)."""
     g = view.grid
-    ox, oy = _MARGIN, _MARGIN
-    map_w, map_h = g.width * CELL, g.height * CELL
-    width = max(ox + map_w + 8, 720)
+    wx0, wy0, wx1, wy1 = view.bounds
+    ox, oy = _MARGIN - wx0 * CELL, _MARGIN - wy0 * CELL  # where square (0, 0) would be drawn
+    mx, my = _MARGIN, _MARGIN  # the drawn part's top-left corner
+    map_w, map_h = (wx1 - wx0) * CELL, (wy1 - wy0) * CELL
+
+    def inside(x: float, y: float) -> bool:  # a point of the drawn part (grid intersections included)
+        return wx0 <= x <= wx1 and wy0 <= y <= wy1
+
+    width = max(mx + map_w + 8, 720)
     legend = _legend_lines(view, width)
-    height = oy + map_h + 16 + _LINE_H * len(legend) + 8
+    height = my + map_h + 16 + _LINE_H * len(legend) + 8
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="12">',
@@ -843,35 +919,41 @@ def render_svg(view: MapView) -> str:
         _rect(0, 0, width, height, fill="#ffffff"),
         '<g id="terrain">',
     ]
-    for i, flags in enumerate(g.cells):
-        x, y = i % g.width, i // g.width
-        parts += _square_svg(x, y, flags, g.light_at((x, y)), ox, oy)
+    flags_of = g.array[wy0:wy1, wx0:wx1].tolist()
+    light_of = g.light_array[wy0:wy1, wx0:wx1].tolist()
+    for j, row in enumerate(flags_of):
+        for i, flags in enumerate(row):
+            parts += _square_svg(wx0 + i, wy0 + j, flags, Light(light_of[j][i]), ox, oy)
     parts.append("</g>")
     parts.append('<g id="grid-lines" stroke="#cbd5e0" stroke-width="0.5">')
-    for x in range(g.width + 1):
-        parts.append(f'<line x1="{ox + x * CELL}" y1="{oy}" x2="{ox + x * CELL}" y2="{oy + map_h}"/>')
-    for y in range(g.height + 1):
-        parts.append(f'<line x1="{ox}" y1="{oy + y * CELL}" x2="{ox + map_w}" y2="{oy + y * CELL}"/>')
+    for x in range(wx0, wx1 + 1):
+        parts.append(f'<line x1="{ox + x * CELL}" y1="{my}" x2="{ox + x * CELL}" y2="{my + map_h}"/>')
+    for y in range(wy0, wy1 + 1):
+        parts.append(f'<line x1="{mx}" y1="{oy + y * CELL}" x2="{mx + map_w}" y2="{oy + y * CELL}"/>')
     parts.append("</g>")
     parts.append('<g id="coordinates" fill="#4a5568" font-size="10" text-anchor="middle">')
-    parts += [_text(ox + x * CELL + CELL / 2, oy - 8, str(x)) for x in range(g.width)]
-    parts += [_text(ox - 12, oy + y * CELL + CELL / 2 + 4, str(y)) for y in range(g.height)]
+    parts += [_text(ox + x * CELL + CELL / 2, my - 8, str(x)) for x in range(wx0, wx1)]
+    parts += [_text(mx - 12, oy + y * CELL + CELL / 2 + 4, str(y)) for y in range(wy0, wy1)]
     parts.append("</g>")
     for n, ov in enumerate(view.overlays, 1):
         colour = {k.mark: k.colour for k in ov.keys}
         parts.append(f'<g id="overlay-{n}" class="overlay {ov.kind}">')
         for (x, y), mark in sorted(ov.marks.items()):
-            if not g.in_bounds((x, y)):
+            if not (g.in_bounds((x, y)) and wx0 <= x < wx1 and wy0 <= y < wy1):
                 continue
             fill = "url(#hatch-shadow)" if ov.kind == "area" and mark == "-" else colour.get(mark, "#718096")
             parts.append(_rect(ox + x * CELL, oy + y * CELL, CELL, CELL, fill=fill, fill_opacity="0.4"))
         for (x1, y1), (x2, y2), mark in ov.lines:
+            if not (inside(x1, y1) and inside(x2, y2)):
+                continue
             parts.append(
                 f'<line x1="{ox + x1 * CELL}" y1="{oy + y1 * CELL}" x2="{ox + x2 * CELL}" y2="{oy + y2 * CELL}" '
                 f"stroke={_a(colour.get(mark, _COVER_COLOURS[CoverKind.NONE] if mark == '-' else '#e53e3e'))} "
                 'stroke-width="1.5" stroke-opacity="0.8"/>'
             )
         for px, py in ov.points:
+            if not inside(px, py):
+                continue
             parts.append(f'<circle cx="{ox + px * CELL}" cy="{oy + py * CELL}" r="5" fill="#c05621" stroke="#fff"/>')
         parts.append("</g>")
     parts.append('<g id="walls" stroke-linecap="round">')
@@ -883,16 +965,22 @@ def render_svg(view: MapView) -> str:
         )
         for x, y, o in sorted(edges):
             x2, y2 = (x, y + 1) if o == VERTICAL else (x + 1, y)
+            if not (inside(x, y) and inside(x2, y2)):
+                continue
             parts.append(
                 f'<line class="{kind}" x1="{ox + x * CELL}" y1="{oy + y * CELL}" x2="{ox + x2 * CELL}" '
                 f'y2="{oy + y2 * CELL}" {style}/>'
             )
     for px, py in sorted(g.corners):
+        if not inside(px, py):
+            continue
         parts.append(f'<circle class="corner" cx="{ox + px * CELL}" cy="{oy + py * CELL}" r="3" fill="#1a202c"/>')
     parts.append("</g>")
     parts.append('<g id="tokens" text-anchor="middle">')
     side_colour = {s: _SIDE_COLOURS[i % len(_SIDE_COLOURS)] for i, s in enumerate(view.sides)}
     for t in view.tokens:
+        if not (inside(t.space.x, t.space.y) and inside(t.space.x + t.space.side, t.space.y + t.space.side)):
+            continue
         cx = ox + (t.space.x + t.space.side / 2) * CELL
         cy = oy + (t.space.y + t.space.side / 2) * CELL
         r = t.space.side * CELL * 0.4
@@ -910,7 +998,7 @@ def render_svg(view: MapView) -> str:
         parts.append("</g>")
     parts.append("</g>")
     parts.append('<g id="legend" fill="#1a202c">')
-    y = oy + map_h + 16 + 12
+    y = my + map_h + 16 + 12
     for text, swatch, indent in legend:
         x = 8 + indent
         if swatch is not None:
@@ -932,7 +1020,7 @@ def _legend_lines(view: MapView, width: int) -> list[tuple[str, str | None, int]
         raw.append((ov.title, None, 0))
         raw += [(f"{k.mark}  {k.meaning}", k.colour, 12) for k in ov.keys]
         raw += [(n, None, 12) for n in ov.notes]
-    extra = _directives(view.grid)
+    extra = _directives(view.grid, view.window)
     if extra:
         raw.append(("also (map directives): " + "; ".join(extra), None, 0))
     raw += [(n, None, 0) for n in view.notes]

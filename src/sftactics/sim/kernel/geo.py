@@ -132,21 +132,24 @@ def map_tables(grid: GridMap, options: GridOptions = DEFAULT_OPTIONS, size: Size
     if found is not None:
         return cast(MapTables, found)
     ctx = _Ctx(grid, mover, None, None, options)
-    rows, fits = ctx.tables[0], ctx.fits[0]
+    table = ctx.tables[0]
     n = grid.width * grid.height
+    dirs, tdbl, narrow = table.array("dirs"), table.array("tdbl"), table.array("narrow")
+    here = np.arange(n, dtype=np.int32)
     step_to = np.full((n, 8), -1, dtype=np.int32)
     step_k = np.zeros((n, 8), dtype=np.int8)
-    for idx, row in enumerate(rows):
-        for nidx, di, _diag, tdbl, narrow in row:
-            step_to[idx, di] = nidx
-            step_k[idx, di] = tdbl + (ctx.sqd if narrow else 0)
+    for di, (dx, dy) in enumerate(DIRECTIONS):
+        legal = (dirs >> di) & 1 != 0
+        dest = here[legal] + (dy * grid.width + dx)
+        step_to[legal, di] = dest
+        step_k[legal, di] = tdbl[dest] + ctx.sqd * narrow[dest]
     tables = MapTables(
         grid.width,
         grid.height,
         step_to,
         step_k,
         np.array([bool(dx and dy) for dx, dy in DIRECTIONS], dtype=np.bool_),
-        np.array(fits, dtype=np.bool_),
+        table.array("fits").astype(np.bool_),
     )
     grid.memo[key] = tables
     return tables
@@ -522,6 +525,26 @@ class ThreatTable:
     table: NDArray[np.bool_]
 
 
+def _near_blockers(grid: GridMap, radius: int) -> NDArray[np.bool_]:
+    """Per square (flat): a wall square, or a square on either side of a wall or window, within ``radius``
+    squares (a line from the square to anything within ``radius - 2`` squares could meet it)."""
+    from sftactics.grid.map import VERTICAL, Feature
+
+    h, w = grid.height, grid.width
+    blocker = np.zeros((h + 2 * radius + 1, w + 2 * radius + 1), dtype=np.int32)  # padded, one spare row/col
+    inner = blocker[radius : radius + h, radius : radius + w]
+    inner[(grid.array & int(Feature.SOLID)) != 0] = 1
+    for x, y, o in grid.blocking_edges:
+        for sx, sy in ((x - 1, y), (x, y)) if o == VERTICAL else ((x, y - 1), (x, y)):
+            if 0 <= sx < w and 0 <= sy < h:
+                inner[sy, sx] = 1
+    sums = np.zeros((blocker.shape[0] + 1, blocker.shape[1] + 1), dtype=np.int64)
+    sums[1:, 1:] = blocker.cumsum(0).cumsum(1)
+    k = 2 * radius + 1  # the count of blockers in the k x k box centred on each square
+    count = sums[k : k + h, k : k + w] - sums[:h, k : k + w] - sums[k : k + h, :w] + sums[:h, :w]
+    return np.asarray(count > 0).reshape(-1)
+
+
 def threat_table(
     grid: GridMap,
     reach_ft: int = 5,
@@ -540,10 +563,20 @@ def threat_table(
     reach = reach_ft + (5 if reach_weapon else 0)
     r = max(2, reach // 5)
     side = 2 * r + 1
-    w, n = grid.width, grid.width * grid.height
-    table = np.zeros((n, side * side), dtype=np.bool_)
-    for idx in range(n):
+    w, h, n = grid.width, grid.height, grid.width * grid.height
+    # in the open, a square's zone is the open-field pattern cut at the map's edges ...
+    pattern = np.zeros((side, side), dtype=np.bool_)
+    for sx, sy in threatened_squares(Footprint(r, r), Size.MEDIUM, reach_ft, reach_weapon=reach_weapon,
+                                     options=options):  # fmt: skip
+        pattern[sy, sx] = True
+    offsets = np.arange(side) - r
+    on_x = (np.arange(w)[:, None] + offsets[None, :] >= 0) & (np.arange(w)[:, None] + offsets[None, :] < w)
+    on_y = (np.arange(h)[:, None] + offsets[None, :] >= 0) & (np.arange(h)[:, None] + offsets[None, :] < h)
+    table = (on_y[:, None, :, None] & on_x[None, :, None, :] & pattern[None, None]).reshape(n, side * side)
+    # ... and near a wall square, a wall or a window (what blocks line of effect) the grid package answers
+    for idx in np.flatnonzero(_near_blockers(grid, r + 2)).tolist():
         x, y = idx % w, idx // w
+        table[idx] = False
         zone = threatened_squares(
             Footprint(x, y), Size.MEDIUM, reach_ft, reach_weapon=reach_weapon, grid=grid, options=options
         )

@@ -189,6 +189,13 @@ class Compiled:
     profiles: tuple[str, ...]
 
 
+#: The largest map the kernel plays, in squares (500 x 500): its movement, threat and cover tables take tens of
+#: bytes a square, built before the first fight. The engine plays larger maps (it builds only what it visits).
+KERNEL_MAX_SQUARES = 250_000
+#: With grenades the kernel also tabulates a burst around every grid point: the largest map then (200 x 200).
+KERNEL_MAX_GRENADE_SQUARES = 40_000
+
+
 def unsupported(enc: Encounter) -> list[str]:
     """Why the kernel cannot play ``enc`` (empty when it can). The engine plays what the kernel does not."""
     out: list[str] = []
@@ -208,14 +215,16 @@ def unsupported(enc: Encounter) -> list[str]:
         out.append("option shared_square_on_recovery other than 'share_until_moved'")
     grid = enc.grid
     if grid is not None:
+        squares = grid.width * grid.height
+        if squares > KERNEL_MAX_SQUARES:
+            out.append(f"a map of more than {KERNEL_MAX_SQUARES:,} squares (the kernel's tables are per square)")
+        elif squares > KERNEL_MAX_GRENADE_SQUARES and any(
+            w.is_grenade for c in enc.combatants.values() for w in c.creature.stat.weapons
+        ):
+            out.append(f"grenades on a map of more than {KERNEL_MAX_GRENADE_SQUARES:,} squares (a burst per point)")
         if getattr(grid, "light", None):
             out.append("lighting on the map (senses and concealment are the engine's)")
-        interior = [
-            (x, y)
-            for y in range(1, grid.height - 1)
-            for x in range(1, grid.width - 1)
-            if grid.cells[y * grid.width + x] & Feature.SOLID
-        ]
+        interior = bool((grid.array[1:-1, 1:-1] & int(Feature.SOLID)).any())
         if interior or grid.blocking_edges:
             out.append("walls inside the map (who can see whom is the engine's perception)")
         if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in

@@ -40,18 +40,23 @@ def _dirs() -> list[tuple[int, int]]:
 def cover_sides(grid: Any) -> np.ndarray:
     """Per square, the directions from which a foe would find a cover object or low obstacle between them (the
     tactical policy's cheap cover hint, ``policies._cover_sides``), as bits ``(sx + 1) * 3 + (sy + 1)``."""
-    blocking = Feature.COVER | Feature.LOW
-    out = np.zeros(grid.width * grid.height, dtype=np.int32)
-    for y in range(grid.height):
-        for x in range(grid.width):
-            bits = 0
-            for sx, sy in _dirs():
-                for q in ((x + sx, y), (x, y + sy), (x + sx, y + sy)):
-                    if q != (x, y) and grid.in_bounds(q) and grid.features(q) & blocking:
-                        bits |= 1 << ((sx + 1) * 3 + sy + 1)
-                        break
-            out[y * grid.width + x] = bits
-    return out
+    blocking = int(Feature.COVER | Feature.LOW)
+    h, w = grid.height, grid.width
+    blk = np.zeros((h + 2, w + 2), dtype=np.bool_)  # a frame of open squares around the map
+    blk[1:-1, 1:-1] = (grid.array & blocking) != 0
+
+    def at(dx: int, dy: int) -> np.ndarray:  # blk of square (x + dx, y + dy), for every square of the map
+        return blk[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+
+    out = np.zeros((h, w), dtype=np.int32)
+    for sx, sy in _dirs():
+        hit = at(sx, sy).copy()
+        if sx:
+            hit |= at(sx, 0)
+        if sy:
+            hit |= at(0, sy)
+        out |= hit.astype(np.int32) << ((sx + 1) * 3 + sy + 1)
+    return out.reshape(-1)
 
 
 def tactical_fields(
@@ -110,7 +115,7 @@ def tactical_fields(
     block = np.zeros(1, dtype=np.bool_)
     if tactical and grid is not None:
         bad = CHARGE_BLOCKERS  # movement.clear_line
-        block = np.array([bool(grid.cells[i] & bad) for i in range(grid.width * grid.height)], dtype=np.bool_)
+        block = (grid.array.reshape(-1) & int(bad)) != 0
     if tactical:
         seen: dict[tuple[Any, ...], tuple[int, int, float, float]] = {}
         gseen: dict[tuple[Any, ...], tuple[int, int, int]] = {}
