@@ -101,8 +101,8 @@ def odds_cmd(
 
 @app.command("attack")
 def attack_cmd(
-    attacker: Annotated[Path, typer.Argument(help="attacker's stat block (YAML)")],
-    defender: Annotated[Path, typer.Argument(help="defender's stat block (YAML)")],
+    attacker: Annotated[str, typer.Argument(help="attacker's stat block: a YAML file or a bundled name")],
+    defender: Annotated[str, typer.Argument(help="defender's stat block: a YAML file or a bundled name")],
     weapon: Annotated[str, typer.Option(help="weapon name (or a unique part of it)")],
     seed: Annotated[int | None, typer.Option(help="seed for reproducible dice")] = None,
     dice: Annotated[str | None, typer.Option(help="scripted die results in order, e.g. 20,5,3")] = None,
@@ -110,12 +110,12 @@ def attack_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Resolve one attack between two stat blocks and explain every number."""
-    from sftactics.io.statblocks import load_statblock
+    from sftactics.io.statblocks import statblock_ref
     from sftactics.sf1e.attack import Situation, resolve_attack
     from sftactics.sf1e.state import Creature
 
-    a = Creature.fresh(load_statblock(attacker))
-    d = Creature.fresh(load_statblock(defender))
+    a = Creature.fresh(statblock_ref(attacker))
+    d = Creature.fresh(statblock_ref(defender))
     if a.id == d.id:
         d = d.model_copy(update={"id": d.id + " (2)"})
     src = _dice(seed, dice)
@@ -131,8 +131,8 @@ def attack_cmd(
 
 @app.command("duel")
 def duel_cmd(
-    first: Annotated[Path, typer.Argument(help="first combatant's stat block")],
-    second: Annotated[Path, typer.Argument(help="second combatant's stat block")],
+    first: Annotated[str, typer.Argument(help="first combatant's stat block: a YAML file or a bundled name")],
+    second: Annotated[str, typer.Argument(help="second combatant's stat block: a YAML file or a bundled name")],
     seed: Annotated[int, typer.Option(help="seed for reproducible dice")] = 1,
     rounds: Annotated[int, typer.Option(min=1, max=100, help="the GM stops the fight after this many rounds")] = 20,
     brief: Annotated[bool, typer.Option(help="one line per attack instead of the full explanation")] = False,
@@ -142,10 +142,10 @@ def duel_cmd(
     from sftactics.encounter.engine import Fight
     from sftactics.encounter.runner import auto_play
     from sftactics.encounter.state import Combatant, Encounter
-    from sftactics.io.statblocks import load_statblock
+    from sftactics.io.statblocks import statblock_ref
     from sftactics.sf1e.state import Creature
 
-    a, b = load_statblock(first), load_statblock(second)
+    a, b = statblock_ref(first), statblock_ref(second)
     ids = (a.name, b.name if b.name != a.name else b.name + " (2)")
     combatants = {
         cid: Combatant(id=cid, side=side, creature=Creature.fresh(sb, cid))

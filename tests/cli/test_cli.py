@@ -158,3 +158,16 @@ def test_the_same_seed_gives_the_same_bytes_in_any_process() -> None:
         assert p.returncode == 0, p.stderr
         outs.append(p.stdout)
     assert outs[0] == outs[1]
+
+
+def test_attack_and_duel_take_bundled_names_and_pregen_files() -> None:
+    pregen = Path(__file__).parents[2] / "src/sftactics/data/statblocks/pregen-soldier-2.yaml"
+    by_name = runner.invoke(app, ["attack", "pregen-soldier-2", "ksarik", "--weapon", "a", "--dice", "15,4"])
+    by_file = runner.invoke(app, ["attack", str(pregen), "ksarik", "--weapon", "a", "--dice", "15,4"])
+    assert by_name.exit_code == 0, by_name.output
+    assert by_name.output == by_file.output  # the file names armory items: expanded as the bundled one is
+    duel = runner.invoke(app, ["duel", "ksarik", "space goblin", "--seed", "3"])
+    assert duel.exit_code == 0, duel.output
+    bad = run_main("duel", "nobody", "ksarik")
+    assert bad.returncode == 2
+    assert "nobody: a stat-block file or a bundled creature's name" in bad.stderr

@@ -27,6 +27,7 @@ from sftactics.encounter.state import (
     StartSetup,
 )
 from sftactics.io.files import load_model, read_data, validation_error
+from sftactics.io.statblocks import load_statblock
 from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import Name, Square
 from sftactics.sf1e.options import Sf1eOptions
@@ -310,7 +311,7 @@ def _statblock(ref: str | StatBlock, scenario: Path, where: str) -> StatBlock:
             return found
         raise FileFormatError(str(scenario), where, f"a stat-block file or a bundled creature; {ref!r} is neither")
     try:
-        return load_model(target, StatBlock)
+        return load_statblock(target)
     except FileFormatError as e:
         raise FileFormatError(e.file, e.field, f"{e.expected} (used by {scenario}: {where})") from None
 
