@@ -16,8 +16,9 @@ from sftactics.core.errors import SftError
 from sftactics.dice import parse, roll
 from sftactics.dice.distribution import attack_odds, damage_die
 from sftactics.dice.source import DiceSource, ScriptedDice, SeededDice
-from sftactics.views.console import console
+from sftactics.views.console import console, hide_flag_types
 
+hide_flag_types()
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,

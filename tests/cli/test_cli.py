@@ -171,3 +171,10 @@ def test_attack_and_duel_take_bundled_names_and_pregen_files() -> None:
     bad = run_main("duel", "nobody", "ksarik")
     assert bad.returncode == 2
     assert "nobody: a stat-block file or a bundled creature's name" in bad.stderr
+
+
+def test_help_shows_no_bool_type_for_flags() -> None:
+    for cmd in ("run", "simulate", "query", "map", "attack", "play"):
+        text = runner.invoke(app, [cmd, "--help"], env={"COLUMNS": "80"}).output
+        assert "--help" in text
+        assert "<bool>" not in text, cmd

@@ -3,6 +3,8 @@ another program (tables get as much width as they need instead of ending cells i
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console, ConsoleDimensions
 
 #: Width given to output that is not a terminal: wide enough for every table the CLI prints.
@@ -28,3 +30,19 @@ class CliConsole(Console):
 
 def console(*, stderr: bool = False) -> Console:
     return CliConsole(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def hide_flag_types() -> None:
+    """Help without a ``<bool>`` type after on/off flags such as ``--json`` (typer shows one for every option):
+    a flag takes no value, so its type column stays empty."""
+    from typer.core import TyperOption
+
+    if getattr(TyperOption.display_type_rich, "_sftactics", False):
+        return
+    shown = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag and self.metavar is None else shown(self, ctx)
+
+    display_type_rich._sftactics = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
