@@ -7,7 +7,7 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -17,6 +17,9 @@ from sftactics.dice import parse, roll
 from sftactics.dice.distribution import attack_odds, damage_die
 from sftactics.dice.source import DiceSource, ScriptedDice, SeededDice
 from sftactics.views.console import console, hide_flag_types
+
+if TYPE_CHECKING:
+    from sftactics.encounter.engine import Fight
 
 hide_flag_types()
 app = typer.Typer(
@@ -191,7 +194,6 @@ def run_cmd(
     max_rounds: Annotated[int, typer.Option(help="the GM ends the fight after this many rounds")] = 50,
 ) -> None:
     """Run an encounter: from a command file, or with every combatant on the simple built-in policy."""
-    from sftactics.encounter import narrate
     from sftactics.encounter.engine import Fight
     from sftactics.encounter.runner import auto_play
     from sftactics.io.scenario import load_commands, load_scenario
@@ -215,6 +217,13 @@ def run_cmd(
         }
         sys.stdout.write(json.dumps(data) + "\n")
         return
+    _print_fight(fight, brief=brief)
+
+
+def _print_fight(fight: Fight, *, brief: bool) -> None:
+    """The fight as the GM reads it: the narration, the end-of-fight summary and the final state."""
+    from sftactics.encounter import narrate
+
     for line in narrate.lines(fight.all_events(), verbose=not brief):
         out.print(line, markup=False)
     out.print("")
@@ -231,8 +240,11 @@ def run_cmd(
 def replay_cmd(
     log: Annotated[Path, typer.Argument(help="a fight log saved with run --save or play")],
     as_json: Annotated[bool, typer.Option("--json", help="print the final state as JSON")] = False,
+    brief: Annotated[bool, typer.Option(help="one line per attack instead of the full explanation")] = False,
+    final: Annotated[bool, typer.Option(help="only the final state, not the fight")] = False,
 ) -> None:
-    """Rebuild a fight's final state from its saved events (no dice are rolled)."""
+    """Replay a saved fight from its events (no dice are rolled): the narration, the summary and the final
+    state."""
     from sftactics.encounter import narrate
     from sftactics.encounter.engine import Fight
 
@@ -240,8 +252,11 @@ def replay_cmd(
     if as_json:
         sys.stdout.write(fight.state.model_dump_json() + "\n")
         return
-    for line in narrate.summary(fight.state):
-        out.print(line, markup=False)
+    if final:
+        for line in narrate.summary(fight.state):
+            out.print(line, markup=False)
+        return
+    _print_fight(fight, brief=brief)
 
 
 @app.command("play")

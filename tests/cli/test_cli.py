@@ -131,6 +131,11 @@ def test_saved_log_replays(tmp_path: Path) -> None:
     code, state = run("replay", str(log), "--json")
     _, full = run("run", SCENARIO, "--seed", "5", "--json")
     assert json.loads(state) == json.loads(full)["state"]
+    _, ran = run("run", SCENARIO, "--seed", "5", "--brief")
+    code, replayed = run("replay", str(log), "--brief")  # the fight itself, word for word
+    assert code == 0 and replayed == ran
+    _, final = run("replay", str(log), "--final")
+    assert final.strip() and all(f"  {line}" in ran.splitlines() for line in final.splitlines())
 
 
 def test_run_with_scripted_dice_file(tmp_path: Path) -> None:
