@@ -32,16 +32,41 @@ out = console()
 err = console(stderr=True)
 
 
-def _dice(seed: int | None, scripted: str | None) -> DiceSource:
-    if seed is not None and scripted:
+#: The seed every command uses when none is given.
+DEFAULT_SEED = 1
+
+#: Help for ``--dice``, the same in every command.
+DICE_HELP = "scripted die results instead of the seed: 20,5,3 or scripted:FILE (results separated by commas or spaces)"
+
+
+SeedOpt = Annotated[int | None, typer.Option(help=f"seed for reproducible dice (default {DEFAULT_SEED})")]
+DiceOpt = Annotated[str | None, typer.Option(help=DICE_HELP)]
+
+
+def _dice(seed: int | None, dice: str | None) -> DiceSource:
+    """The dice of a command: ``--dice`` (results in order, inline or ``scripted:FILE``) or the seed
+    (default :data:`DEFAULT_SEED`); not both."""
+    if seed is not None and dice:
         raise SftError("give --seed or --dice, not both")
-    if scripted:
+    if not dice:
+        return SeededDice(DEFAULT_SEED if seed is None else seed)
+    text, where = dice, "--dice"
+    kind, _, arg = dice.partition(":")
+    if kind == "scripted":
+        if not arg:
+            raise SftError("--dice scripted: needs a file name, e.g. scripted:dice.txt")
         try:
-            values = [int(x) for x in re.split(r"[,\s]+", scripted.strip()) if x]
-        except ValueError:
-            raise SftError(f"--dice expects whole numbers separated by commas, got {scripted!r}") from None
-        return ScriptedDice(values)
-    return SeededDice(0 if seed is None else seed)
+            text, where = Path(arg).read_text(encoding="utf-8"), arg
+        except OSError as e:
+            raise SftError(f"{arg}: cannot be read ({e.strerror})") from None
+    try:
+        return ScriptedDice(int(x) for x in re.split(r"[,\s]+", text.strip()) if x)
+    except ValueError:
+        raise SftError(f"{where}: expected whole numbers separated by commas or spaces") from None
+
+
+def _seed(seed: int | None) -> int:
+    return DEFAULT_SEED if seed is None else seed
 
 
 def _fraction(p: object) -> str:
@@ -54,8 +79,8 @@ def _fraction(p: object) -> str:
 @app.command("roll")
 def roll_cmd(
     expression: Annotated[str, typer.Argument(help='a dice expression, e.g. "2d6+4" or "3d6 B + 1d6 fire"')],
-    seed: Annotated[int | None, typer.Option(help="seed for reproducible rolls (default 0)")] = None,
-    dice: Annotated[str | None, typer.Option(help="scripted die results, e.g. 5,3")] = None,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
     times: Annotated[int, typer.Option(min=1, max=1000, help="how many times to roll")] = 1,
 ) -> None:
     """Roll a dice expression and show every die."""
@@ -108,8 +133,8 @@ def attack_cmd(
     attacker: Annotated[str, typer.Argument(help="attacker's stat block: a YAML file or a bundled name")],
     defender: Annotated[str, typer.Argument(help="defender's stat block: a YAML file or a bundled name")],
     weapon: Annotated[str, typer.Option(help="weapon name (or a unique part of it)")],
-    seed: Annotated[int | None, typer.Option(help="seed for reproducible dice")] = None,
-    dice: Annotated[str | None, typer.Option(help="scripted die results in order, e.g. 20,5,3")] = None,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
     nonlethal: Annotated[bool, typer.Option(help="deal nonlethal damage")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
@@ -137,7 +162,8 @@ def attack_cmd(
 def duel_cmd(
     first: Annotated[str, typer.Argument(help="first combatant's stat block: a YAML file or a bundled name")],
     second: Annotated[str, typer.Argument(help="second combatant's stat block: a YAML file or a bundled name")],
-    seed: Annotated[int, typer.Option(help="seed for reproducible dice")] = 1,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
     rounds: Annotated[int, typer.Option(min=1, max=100, help="the GM stops the fight after this many rounds")] = 20,
     brief: Annotated[bool, typer.Option(help="one line per attack instead of the full explanation")] = False,
 ) -> None:
@@ -155,7 +181,8 @@ def duel_cmd(
         cid: Combatant(id=cid, side=side, creature=Creature.fresh(sb, cid))
         for cid, side, sb in ((ids[0], "first", a), (ids[1], "second", b))
     }
-    fight = auto_play(Fight.seeded(Encounter(name="duel", combatants=combatants), seed), max_rounds=rounds)
+    start = Encounter(name="duel", combatants=combatants)
+    fight = auto_play(Fight(start, _dice(seed, dice), seed=None if dice else _seed(seed)), max_rounds=rounds)
     for line in narrate.lines(fight.all_events(), verbose=not brief):
         out.print(line, markup=False)
     out.print("")
@@ -163,31 +190,14 @@ def duel_cmd(
         out.print(line, markup=False)
 
 
-def _fight_dice(seed: int, dice: str | None) -> DiceSource:
-    """--dice scripted:FILE (die results, whitespace or comma separated) or the seed."""
-    if dice is None:
-        return SeededDice(seed)
-    kind, _, arg = dice.partition(":")
-    if kind != "scripted" or not arg:
-        raise SftError(f"--dice expects scripted:FILE, got {dice!r}")
-    try:
-        text = Path(arg).read_text(encoding="utf-8")
-    except OSError as e:
-        raise SftError(f"{arg}: cannot be read ({e.strerror})") from None
-    try:
-        return ScriptedDice(int(x) for x in re.split(r"[,\s]+", text.strip()) if x)
-    except ValueError:
-        raise SftError(f"{arg}: expected whole numbers separated by commas or spaces") from None
-
-
 @app.command("run")
 def run_cmd(
     scenario: Annotated[Path, typer.Argument(help="scenario file (YAML)")],
-    seed: Annotated[int, typer.Option(help="seed for reproducible dice")] = 1,
+    seed: SeedOpt = None,
     commands: Annotated[
         Path | None, typer.Option(help="command file (YAML/JSON list); default: built-in policy")
     ] = None,
-    dice: Annotated[str | None, typer.Option(help="scripted:FILE to take die results from a file")] = None,
+    dice: DiceOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the event log and final state as JSON")] = False,
     brief: Annotated[bool, typer.Option(help="one line per attack instead of the full explanation")] = False,
     save: Annotated[Path | None, typer.Option(help="save the fight log (JSON lines) to this file")] = None,
@@ -199,7 +209,7 @@ def run_cmd(
     from sftactics.io.scenario import load_commands, load_scenario
 
     start = load_scenario(scenario)
-    fight = Fight(start, _fight_dice(seed, dice), seed=None if dice else seed)
+    fight = Fight(start, _dice(seed, dice), seed=None if dice else _seed(seed))
     if commands is not None:
         for i, cmd in enumerate(load_commands(commands)):
             try:
@@ -262,7 +272,7 @@ def replay_cmd(
 @app.command("play")
 def play_cmd(
     scenario: Annotated[Path, typer.Argument(help="scenario file (YAML), or a saved fight log (.jsonl) to resume")],
-    seed: Annotated[int, typer.Option(help="seed for the engine's dice")] = 1,
+    seed: Annotated[int, typer.Option(help="seed for the engine's dice")] = DEFAULT_SEED,
     physical: Annotated[bool, typer.Option(help="type in every die result yourself")] = False,
 ) -> None:
     """Run a fight at the table: a short verb for every command (help VERB), the map, your own dice or the

@@ -183,3 +183,18 @@ def test_help_shows_no_bool_type_for_flags() -> None:
         text = runner.invoke(app, [cmd, "--help"], env={"COLUMNS": "80"}).output
         assert "--help" in text
         assert "<bool>" not in text, cmd
+
+
+def test_one_default_seed_and_one_meaning_of_dice_in_every_command(tmp_path: Path) -> None:
+    from sftactics.cli import DEFAULT_SEED
+
+    for args in (("roll", "3d6"), ("attack", SOLDIER, KSARIK, "--weapon", "doshko"), ("duel", "ksarik", "ksarik")):
+        default = run(*args)
+        seeded = run(*args, "--seed", str(DEFAULT_SEED))
+        assert default == seeded and default[0] == 0
+    dice = tmp_path / "dice.txt"
+    dice.write_text("4 5 6\n")
+    assert run("roll", "3d6", "--dice", "4,5,6") == run("roll", "3d6", "--dice", f"scripted:{dice}")
+    assert "4" in run("roll", "3d6", "--dice", "4,5,6")[1]
+    p = run_main("roll", "1d6", "--dice", "x")
+    assert p.returncode == 2 and "--dice: expected whole numbers" in p.stderr
