@@ -264,4 +264,6 @@ def test_area_weapon_dc_printed_or_from_the_item_formula() -> None:
     assert ar.area_dc(pc(), frag).total == 12
     assert ar.area_dc(pc(proficiencies={"weapons": ["small_arm"], "armor": []}), frag).total == 8
     unprinted = frag.model_copy(update={"area": frag.area.model_copy(update={"dc": None}), "item_level": 3})  # type: ignore[union-attr]
-    assert ar.area_dc(pc(), unprinted).total == 14  # 10 + 1 + Str 3 (key ability)
+    assert ar.area_dc(pc(), unprinted).total == 13  # 10 + 1 + Dex 2 (CRB "Grenades")
+    no_prof = pc(proficiencies={"weapons": ["small_arm"], "armor": []})
+    assert ar.area_dc(no_prof, unprinted).total == 9  # the attack's -4 applies to the DC too (GEN-13)

@@ -167,12 +167,8 @@ def _shown(inst: ConditionInstance) -> str:
 
 
 def grenade_save_dc(thrower: Creature, weapon: Weapon) -> int:
-    """The save DC of a thrown grenade: the DC printed on it, or 10 + half its item level + the thrower's
-    Dexterity modifier."""
-    assert weapon.area is not None
-    if weapon.area.dc is not None:
-        return weapon.area.dc
-    return 10 + weapon.item_level // 2 + stats.ability_mod(thrower, "dex").total
+    """The save DC of a thrown grenade (``actions_rules.area_dc``: printed, or the item formula)."""
+    return actions_rules.area_dc(thrower, weapon).total
 
 
 def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
@@ -218,7 +214,10 @@ def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
         clouds.start(tx, c.id, weapon.name, area, a.cloud)
         if not a.riders and not any(t.count for p in weapon.damage_expr.parts for t in p.terms):
             return  # nothing else: no damage, no conditions, no saves
-    dc = grenade_save_dc(c.creature, weapon)
+    dc_terms = actions_rules.area_dc(c.creature, weapon)
+    dc = dc_terms.total
+    if a.save:
+        tx.note(f"{weapon.name}: save {dc_terms.describe()}", "SV-07")
     save = (
         SaveSpec(type=a.save or "ref", dc=dc, on_save=a.on_save if a.on_save != "none" else "half") if a.save else None
     )

@@ -556,18 +556,17 @@ def throw_grenade(
 
 
 def area_dc(thrower: Creature, weapon: Weapon) -> Breakdown:
-    """The save DC of an area weapon: the DC printed on it, or 10 + half its item level + the thrower's key
-    ability modifier (the attack ability without a key ability) (SV-07, XREF weapon DCs); -4 when the thrower
-    is not proficient (GEN-13)."""
+    """The save DC of a grenade or other area weapon: the DC printed on it, or 10 + half its item level + the
+    thrower's Dexterity modifier (SV-07; CRB "Grenades"); a thrower not proficient with it takes the attack's
+    -4 on the DC too (GEN-13)."""
     proficient = stats.weapon_proficient(thrower, weapon)
     if weapon.area is not None and weapon.area.dc is not None:
         return saves.item_dc(weapon.area.dc, wielder_proficient=proficient)
-    key = thrower.stat.key_ability or stats.weapon_ability(weapon)
     terms = [
         Term(ITEM_DC_BASE, "base", "SV-07", B),
         Term(weapon.item_level // 2, f"half item level {weapon.item_level}", "SV-07", B),
-        Term(stats.ability_mod(thrower, key).total, f"{stats.NAMES[key]} modifier", "SV-07", B),
+        Term(stats.ability_mod(thrower, "dex").total, "Dexterity modifier", "SV-07", B),
     ]
     if not proficient:
-        terms.append(Term(-4, "wielder not proficient", "GEN-13"))
+        terms.append(Term(-4, "thrower not proficient", "GEN-13"))
     return explain(f"{weapon.name} DC", terms)
