@@ -9,6 +9,7 @@ import pytest
 from sftactics.encounter import perception as enc_perception
 from sftactics.encounter.commands import Begin
 from sftactics.encounter.engine import pending
+from sftactics.encounter.seek import step_toward, toward_foes
 from sftactics.io.scenario import load_scenario
 from sftactics.sf1e.senses import Awareness
 from sftactics.sim import perception
@@ -103,3 +104,27 @@ def test_sides_behind_a_wall_find_each_other_and_fight_it_out(policy: str, seeds
     results = [run_fight(enc, s, {"*": make_policy(policy)})[0] for s in range(seeds)]
     assert not any(r.round_limited for r in results)
     assert sum(r.winner is not None for r in results) >= 0.75 * seeds
+
+
+def test_the_built_in_policy_searches_then_goes_toward_the_foes_start(rooms: Path) -> None:
+    """``encounter.policy.simple`` (the policy of ``sftactics run``): a Perception check, then a move along the path
+    toward where B started (encounter.seek), which the wall hides."""
+    fight = _begun(rooms)
+    make_policy("engine")(fight, "A")
+    assert [c.type for c in fight.commands[1:]] == ["search", "move", "end_turn"]
+    end = fight.state.get("A").position
+    assert end is not None and end[1] > 1  # down toward the gap, not into the wall
+    assert toward_foes(fight.start, fight.state, fight.state.get("B")) is not None
+
+
+def test_the_built_in_policy_goes_toward_a_foe_an_ally_located(tmp_path: Path) -> None:
+    path = write(tmp_path, "ally", [
+        "{id: A, side: west, statblock: hobbe-hound, at: [1, 1], initiative: 30}",
+        "{id: C, side: west, statblock: hobbe-hound, at: [6, 4], initiative: 20}",
+        "{id: B, side: east, statblock: hobbe-hound, at: [9, 1], initiative: 1}",
+    ], ROOMS)  # fmt: skip
+    fight = _begun(path)
+    assert perception.visible_enemies(fight.state, "west") != []  # C, in B's room, sees it
+    assert perception.targets_for(fight.state, "A") == []
+    to = toward_foes(fight.start, fight.state, fight.state.get("A"))
+    assert to == step_toward(fight.state, fight.state.get("A"), (9, 1))

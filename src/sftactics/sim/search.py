@@ -14,8 +14,9 @@ order:
 
 A goal counts as visited once a member of the side stands within ``NEAR_FT`` of it. Among the goals of the first
 kind that has any, the actor takes the one its path reaches soonest, and moves (one move action at a time) to
-the reachable square closest to it by path. Before moving, a combatant that is aware of a foe's presence but not
-of its square makes a Search (an active Perception check, a move action) when its senses could pinpoint it.
+the reachable square closest to it by path (``encounter.seek``, which the built-in policy uses too). Before
+moving, a combatant that is aware of a foe's presence but not of its square makes a Search (an active Perception
+check, a move action) when its senses could pinpoint it.
 
 The map has no doors (``docs/maps.md``); openings in walls are found by the path search itself. Nothing here
 rolls dice, and the memory lives in the policy, which is fresh for every fight.
@@ -23,28 +24,21 @@ rolls dice, and the memory lives in the policy, which is fresh for every fight.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 from sftactics.core.errors import RuleViolation
-from sftactics.encounter import perception as enc_perception
 from sftactics.encounter import space
 from sftactics.encounter.commands import Move, Search
 from sftactics.encounter.engine import Fight
-from sftactics.encounter.movement import mover_for, occupants
+from sftactics.encounter.movement import mover_for
+from sftactics.encounter.seek import NEAR_FT, distance_field, search_could_locate, step_toward
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.geometry import Footprint, footprint_distance_ft
-from sftactics.grid.map import cached
-from sftactics.grid.movement import Mover, reachable
-from sftactics.sf1e.senses import Awareness
 from sftactics.sim.perception import able_enemies, allies
 
 Square = tuple[int, int]
 
 LATTICE = 4  # the search pattern's waypoints: every 4th square in both directions (20 ft apart)
-NEAR_FT = 10  # a goal is visited once a member of the side stands this near it
-_FAR = 500_000  # feet: a speed that reaches every square of any map in one search (distance fields)
-_NONE = 1 << 60
 
 
 @dataclass
@@ -53,15 +47,6 @@ class SideSearch:
 
     last_seen: dict[str, Square] = field(default_factory=dict)
     visited: set[Square] = field(default_factory=set)
-
-
-def _field(state: Encounter, mover: Mover, start: Square) -> dict[Square, int]:
-    """The cost in feet of the cheapest path from ``start`` to every square where the mover can stop, ignoring
-    creatures (who stands where changes; the walls do not). Remembered per map."""
-    grid = state.grid
-    far = dataclasses.replace(mover, speed=_FAR)
-    key = ("seek-field", start, mover.size, mover.mode, mover.incorporeal)
-    return cached(grid, key, lambda: dict(reachable(grid, start, far).cost))
 
 
 def _waypoints(state: Encounter, reach: dict[Square, int]) -> list[Square]:
@@ -109,7 +94,7 @@ class Seeker:
         if state.grid is None or me.position is None:
             return None
         mem = self.memory(me.side)
-        reach = _field(state, mover_for(me), me.position)
+        reach = distance_field(state, mover_for(me), me.position)
         mates = [fp for c in allies(state, me.side) for fp in [space.footprint(c)] if fp is not None]
 
         def fresh(sq: Square) -> bool:
@@ -133,17 +118,10 @@ class Seeker:
                 mem.visited -= set(squares)  # the whole pattern visited: search it again
         return None
 
-    def search_check(self, fight: Fight, me: Combatant) -> bool:
+    @staticmethod
+    def search_check(fight: Fight, me: Combatant) -> bool:
         """Make a Search when ``me`` knows a foe is there but not where, and its senses could pinpoint it."""
-        state = fight.state
-        for foe in state.enemies_of(me.id):
-            if foe.out_of_fight or foe.fled:
-                continue
-            if enc_perception.view(state, me.id, foe.id) != Awareness.AWARE_OF_PRESENCE:
-                continue
-            if enc_perception.observation(state, me, foe).ceiling >= Awareness.AWARE_OF_LOCATION:
-                return _try(fight, Search(actor=me.id))
-        return False
+        return search_could_locate(fight.state, me) and _try(fight, Search(actor=me.id))
 
     def step(self, fight: Fight, cid: str) -> bool:
         """One move action toward the side's foes: a Search if that could find one, else a move toward the goal.
@@ -155,22 +133,13 @@ class Seeker:
         if self.search_check(fight, me):
             return True
         target = self.goal(fight, me)
-        if target is None or me.position is None:
+        if target is None:
             return False
-        to_goal = _field(state, mover_for(me), target)
-        rm = reachable(state.grid, me.position, mover_for(me), occupants=occupants(state, me),
-                       diagonals_before=me.diagonals)  # fmt: skip
-        best: tuple[int, int, Square] | None = None
-        for sq, acts in rm.actions.items():
-            if acts != 1 or sq in rm.squeezed:
-                continue
-            cand = (to_goal.get(sq, _NONE), rm.cost[sq], sq)
-            if best is None or cand < best:
-                best = cand
-        if best is None or best[0] >= to_goal.get(me.position, _NONE):
+        dest = step_toward(state, me, target)
+        if dest is None:
             self.memory(me.side).visited.add(target)  # cannot get closer this turn: try another goal next time
             return False
-        return _try(fight, Move(actor=cid, to=best[2]))
+        return _try(fight, Move(actor=cid, to=dest))
 
 
 def _try(fight: Fight, cmd: Move | Search) -> bool:
