@@ -140,3 +140,14 @@ def test_simulate_reports_fights_ended_by_a_retreat(tmp_path: Path) -> None:
     assert "morale party: fight-to-the-death, foes: fight-to-the-death" in res.stdout
     res = CliRunner().invoke(app, [*base, "--morale", "brave"])
     assert res.exit_code != 0
+
+
+def test_a_sweep_takes_the_morale(tmp_path: Path) -> None:
+    from sftactics.sim.sweep import sweep
+
+    path = _hurt(tmp_path, 10, "sides:\n  party: {morale: cautious}\n")
+    rows = sweep(path, ["max_rounds=20"], 2, policies={"*": "simple"}, workers=1)
+    assert rows[0].summary.meta["morale"] == {"party": "cautious", "foes": "by-the-book"}
+    assert rows[0].summary.ended_by_retreat.count == 2
+    rows = sweep(path, ["max_rounds=20"], 2, policies={"*": "simple"}, workers=1, morale="fight-to-the-death")
+    assert rows[0].summary.ended_by_retreat.count == 0
