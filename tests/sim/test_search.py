@@ -80,6 +80,7 @@ def test_a_turn_moves_toward_the_foes_start(rooms: Path, policy: str) -> None:
     assert end != (1, 1)
 
 
+@pytest.mark.rule("SEN-05")
 def test_a_search_when_it_knows_a_foe_is_there_but_not_where(tmp_path: Path) -> None:
     """Aware of B's presence (not of its square) while its senses could pinpoint it: A searches (a Perception
     check, SEN-05) before going anywhere."""
