@@ -58,5 +58,11 @@ bench-check: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) scripts/fuzz.py $(FUZZ_ARGS)
 
+# Every shipped scenario simulated 1,000 times (the kernel where it plays, else the engine; not part of `make test`,
+# which plays a short version in tests/sim/test_shipped.py). SOAK_ARGS="--policy simple --engine-runs 200" etc.
+.PHONY: soak
+soak: $(STAMP)
+	$(PY) scripts/sim_soak.py $(SOAK_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -58,6 +58,7 @@ def test_aggregate_counts_in_run_order() -> None:
     assert party.any_died.count == 1
     assert party.any_died_or_left.count == 2  # the draw left A dying
     assert s.side("foes").conceded.count == 1
+    assert (s.ended_by_retreat.count, s.ended_by_retreat.n) == (1, 4)
     assert s.rounds.histogram == {3: 2, 4: 1, 50: 1}
     assert s.rounds.median == 3.5 and s.rounds.max == 50
     a = next(c for c in s.combatants if c.id == "A")
@@ -69,8 +70,8 @@ def test_aggregate_counts_in_run_order() -> None:
 def test_summary_json_shape() -> None:
     d = json.loads(json.dumps(aggregate(_fights()).to_dict()))
     assert set(d) == {"meta", "runs", "sides", "draw", "rounds", "combatants", "pc_death_causes", "timing",
-                      "round_limited", "failures", "headline"}  # fmt: skip
-    assert d["failures"] == [] and d["round_limited"]["count"] == 0
+                      "round_limited", "failures", "headline", "ended_by_retreat"}  # fmt: skip
+    assert d["failures"] == [] and d["round_limited"]["count"] == 0 and d["ended_by_retreat"]["count"] == 1
     assert set(d["sides"]["party"]) == {"members", "pcs", "win", "any_knocked_out", "any_died",
                                          "any_died_or_left_dying", "conceded"}  # fmt: skip
     assert set(d["sides"]["party"]["win"]) == {"p", "ci95", "count", "n"}

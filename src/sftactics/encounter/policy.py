@@ -4,7 +4,8 @@ It only proposes commands; the engine decides whether they are legal. On its tur
 spends Resolve to stabilize if dying, stays in the fight if stable and able; otherwise picks the nearest
 enemy still fighting; throws a grenade if one can catch two foes and no ally; attacks the nearest foe if a
 weapon reaches, else moves toward it (using the grid's reachable
-squares) and attacks if it can; then ends its turn.
+squares) and attacks if it can; then ends its turn. With no foe located it makes a Search (Perception), then
+moves toward the foes its side has located or else where the foes started (``encounter.seek``).
 """
 
 from __future__ import annotations
@@ -158,6 +159,12 @@ def simple(fight: Fight, cid: str) -> None:
         target = _nearest(s, me) if forced is None else _nearest_of(s, me, forced)
         if target is None and not me.out_of_fight and moves == 0 and try_command(fight, Search(actor=cid)):
             continue  # no foe located: look for one
+        if target is None and not me.out_of_fight and forced is None and moves < 2:
+            from sftactics.encounter.seek import toward_foes
+
+            dest = toward_foes(fight.start, s, me)  # still none: go toward them (encounter.seek)
+            if dest is not None and try_command(fight, Move(actor=cid, to=dest)):
+                continue
         if me.out_of_fight or target is None:
             break
         grenade = _grenade_point(s, me) if forced is None else None

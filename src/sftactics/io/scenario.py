@@ -108,6 +108,14 @@ class CombatantEntry(_Model):
     environment: Environment | None = None
 
 
+class SideEntry(_Model):
+    """Settings of one side (by its name in ``combatants[].side``)."""
+
+    morale: Literal["fight-to-the-death", "by-the-book", "cautious"] | None = Field(
+        None, description="when the side's members retreat in a simulation (docs/simulation.md); none: by-the-book"
+    )
+
+
 class ScenarioFile(_Model):
     name: str = "encounter"
     description: str = ""
@@ -122,6 +130,7 @@ class ScenarioFile(_Model):
     combatants: tuple[CombatantEntry, ...]
     grapples: tuple[GrappleEntry, ...] = Field((), description="grapples under way when the fight begins")
     cover: tuple[CoverEntry, ...] = Field((), description="cover the GM imposes from the start")
+    sides: dict[str, SideEntry] = Field(default_factory=dict, description="settings per side, by the side's name")
 
     @model_validator(mode="after")
     def _unique(self) -> ScenarioFile:
@@ -132,6 +141,10 @@ class ScenarioFile(_Model):
             seen.add(c.id)
         if not self.combatants:
             raise ValueError("a scenario needs at least one combatant")
+        known = {c.side for c in self.combatants}
+        for side in self.sides:
+            if side not in known:
+                raise ValueError(f"sides: no combatant is on the side {side!r} (sides: {', '.join(sorted(known))})")
         t = self.timeline
         if t is not None:
             missing = [c.id for c in self.combatants if c.initiative is None]
@@ -143,6 +156,11 @@ class ScenarioFile(_Model):
             if t.turn is not None and t.turn in t.acted:
                 raise ValueError(f"timeline: {t.turn} cannot have acted already and be about to take its turn")
         return self
+
+
+def side_morale(scen: ScenarioFile) -> dict[str, str]:
+    """The morale the scenario gives each side that names one (``sides.SIDE.morale``)."""
+    return {side: e.morale for side, e in scen.sides.items() if e.morale is not None}
 
 
 def load_scenario(path: str | Path) -> Encounter:

@@ -12,7 +12,7 @@ and with ``--report DIR`` write PNG plots and an HTML page. Mistakes raise ``Sft
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -56,6 +56,13 @@ RoundsOpt = Annotated[int, typer.Option(min=1, help="the GM ends a fight after t
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the results as JSON")]
 ReportOpt = Annotated[Path | None, typer.Option(help="write PNG plots and index.html into this directory")]
 ProgressOpt = Annotated[bool, typer.Option("--progress/--no-progress", help="show a progress bar on stderr")]
+MoraleOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="when combatants retreat, for every side: fight-to-the-death, by-the-book (the default) or cautious; "
+        "without it, each side's sides.SIDE.morale in the scenario, else by-the-book (docs/simulation.md)"
+    ),
+]
 EngineOpt = Annotated[
     str,
     typer.Option(
@@ -114,6 +121,16 @@ def _policies(policy: str, side_policy: Sequence[str] | None) -> dict[str, str]:
         raise SftError(f"--side-policy: {e}") from None
 
 
+def _morale(morale: str | None, scenario_sides: dict[str, str]) -> Mapping[str, str]:
+    """``--morale`` for every side; without it, the scenario's per-side morale (by-the-book otherwise)."""
+    from sftactics.sim.morale import parse_morale
+
+    try:
+        return parse_morale(morale) if morale is not None else parse_morale(None, scenario_sides)
+    except ValueError as e:
+        raise SftError(f"--morale: {e}") from None
+
+
 def _compiling_note() -> None:
     """Say so when the compiled kernel's code is not on disk yet: its first fights wait for numba."""
     from sftactics.sim.kernel.run import code_cached
@@ -163,16 +180,19 @@ def simulate_cmd(
     report: ReportOpt = None,
     progress: ProgressOpt = True,
     engine: EngineOpt = "auto",
+    morale: MoraleOpt = None,
 ) -> None:
     """Play the encounter many times with sensible tactics on both sides: who wins, how long it lasts, who
     drops, who dies and of what."""
-    from sftactics.io.scenario import load_scenario
+    from sftactics.io.files import load_model
+    from sftactics.io.scenario import ScenarioFile, build_encounter, side_morale
     from sftactics.sim.runner import SimJob, simulate
 
-    encounter = load_scenario(scenario)
+    scen = load_model(scenario, ScenarioFile)
+    encounter = build_encounter(scen, scenario)
     try:
         job = SimJob(encounter, _policies(policy, side_policy), seed=seed, max_rounds=max_rounds,
-                     engine=_engine(engine))  # fmt: skip
+                     engine=_engine(engine), morale=_morale(morale, side_morale(scen)))  # fmt: skip
         kernel = job.compiled()  # with --engine compiled, say now why the kernel cannot play it
     except ValueError as e:
         raise SftError(str(e)) from None
@@ -221,6 +241,7 @@ def sweep_cmd(
     report: ReportOpt = None,
     progress: ProgressOpt = True,
     engine: EngineOpt = "auto",
+    morale: MoraleOpt = None,
 ) -> None:
     """Simulate a grid of variations of the encounter (party level, enemy count, which creature, policy): one
     row per variation."""
@@ -232,7 +253,7 @@ def sweep_cmd(
         try:
             rows = sweep(scenario, vary, runs, seed=seed, policies=_policies(policy, side_policy),
                          max_rounds=max_rounds, workers=workers, backend=_backend(backend), scheduler=scheduler,
-                         progress=step, engine=_engine(engine))  # fmt: skip
+                         progress=step, engine=_engine(engine), morale=morale)  # fmt: skip
         except (ValueError, RuntimeError, OSError) as e:
             raise SftError(f"sweep: {e}") from None
     if report is not None:
@@ -294,6 +315,9 @@ def print_summary(summary: Summary, console: Console) -> None:
                       s.any_died_or_left.describe(), s.conceded.describe())  # fmt: skip
     sides.add_row("draw", summary.draws.describe(), "", "", "", "")
     console.print(sides)
+    morale = ", ".join(f"{k}: {v}" for k, v in dict(m.get("morale", {})).items())
+    console.print(f"Ended by a retreat (a side's able members all withdrew and it conceded): "
+                  f"{summary.ended_by_retreat.describe()}" + (f"; morale {morale}" if morale else ""))  # fmt: skip
     console.print("[dim]'dies or left dying': also counts a member still dying when a fight its side did not win "
                   "ended (nobody left to stabilize it)[/dim]")  # fmt: skip
     r = summary.rounds

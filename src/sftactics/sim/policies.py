@@ -76,7 +76,9 @@ from sftactics.sf1e import injury, stats
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import Creature
 from sftactics.sim import odds
+from sftactics.sim.morale import DEFAULT_MORALE, Morale, breaks, shaken
 from sftactics.sim.perception import able_enemies, allies, targets_for
+from sftactics.sim.search import Seeker
 
 Policy = Callable[[Fight, str], None]
 Square = tuple[int, int]
@@ -225,8 +227,20 @@ class SimplePolicy:
 
     name = "simple"
 
+    def __init__(self, morale: Morale = DEFAULT_MORALE) -> None:
+        self.morale = morale
+        self.seeker = Seeker()
+        self.retreating: set[str] = set()
+
+    def concedes(self, state: Encounter, side: str) -> bool:
+        able = allies(state, side)
+        return bool(able) and all(c.id in self.retreating for c in able)
+
     def __call__(self, fight: Fight, cid: str) -> None:
         _resolve_start(fight, cid, keep_reserve=False)
+        if self._retreats(fight, cid):
+            _end_turn(fight, cid)
+            return
         for moves in range(3):
             s = fight.state
             if not _my_turn(fight, cid):
@@ -237,6 +251,8 @@ class SimplePolicy:
             forced = confusion.forced_targets(s, cid)  # confused: bound to attack these (CON-06)
             target = self._nearest(s, me) if forced is None else self._nearest_of(s, me, forced)
             if target is None:
+                if forced is None and moves < 2 and self.seeker.step(fight, cid):
+                    continue  # nobody located: go looking (sim.search)
                 break
             if forced is None and _can(me, "standard", s):
                 grenade = self._grenade_point(s, me)
@@ -261,6 +277,22 @@ class SimplePolicy:
             if dest is None or not try_command(fight, Move(actor=cid, to=dest)):
                 break
         _end_turn(fight, cid)
+
+    def _retreats(self, fight: Fight, cid: str) -> bool:
+        """Retreat when the morale says so (by the book the simple policy never does; see ``sim.morale``)."""
+        s = fight.state
+        me = s.get(cid)
+        if self.morale != "cautious" or not _my_turn(fight, cid) or me.out_of_fight:
+            return False
+        if confusion.forced_targets(s, cid) is not None:
+            return False
+        if cid not in self.retreating and not shaken(s, me):
+            return False
+        self.retreating.add(cid)
+        if not able_enemies(s, me.side) or retreat(fight, cid):
+            return True  # withdrawn, or out of sight of every foe: it stays there
+        self.retreating.discard(cid)  # cornered: fight
+        return False
 
     @staticmethod
     def _nearest_of(state: Encounter, me: Combatant, ids: tuple[str, ...]) -> Combatant | None:
@@ -395,8 +427,10 @@ class TacticalPolicy:
 
     name = "tactical"
 
-    def __init__(self, weights: TacticalWeights | None = None) -> None:
+    def __init__(self, weights: TacticalWeights | None = None, morale: Morale = DEFAULT_MORALE) -> None:
         self.w = weights or TacticalWeights()
+        self.morale = morale
+        self.seeker = Seeker()
         self.memo = _Memo()
         self.retreating: set[str] = set()
         self.focus: dict[str, str] = {}  # side -> the foe it attacked last
@@ -420,11 +454,15 @@ class TacticalPolicy:
 
     def _turn(self, fight: Fight, cid: str) -> None:
         t = _Turn(self, fight.state, cid)
+        self.seeker.note(t.s, t.me.side)
         if not t.foes:
-            return
+            found = None if cid in self.retreating else self._seek(fight, cid)
+            if found is None:
+                return
+            t = found
         if self._first_aid(fight, t):
             return
-        if cid in self.retreating or t.hopeless():
+        if cid in self.retreating or breaks(self.morale, t.s, t.me, t.hopeless):
             self.retreating.add(cid)
             if self._retreat(fight, t):
                 return
@@ -460,6 +498,20 @@ class TacticalPolicy:
                 dest = t2.safest_step()
                 if dest is not None:
                     try_command(fight, dest)
+
+    def _seek(self, fight: Fight, cid: str) -> _Turn | None:
+        """Nobody on the side has located an able foe: go looking (``sim.search``), a move action at a time;
+        the turn to plan once a foe is found, else None."""
+        for _ in range(2):
+            me = fight.state.get(cid)
+            if not _my_turn(fight, cid) or me.out_of_fight or not _can(me, "move", fight.state):
+                return None
+            if not self.seeker.step(fight, cid) or not _my_turn(fight, cid):
+                return None
+            t = _Turn(self, fight.state, cid)
+            if t.foes:
+                return t
+        return None
 
     def _execute(self, fight: Fight, plan: _Plan) -> bool:
         for cmd in plan.commands:
@@ -500,30 +552,40 @@ class TacticalPolicy:
 
     # ------------------------------------------------------------ retreat
     def _retreat(self, fight: Fight, t: _Turn) -> bool:
-        """Withdraw (or move) to the square farthest from the foes; False if nowhere is better than here."""
-        me = t.me
-        if me.position is None or t.s.grid is None:
-            return False
-        full = _can(me, "full", t.s)
-        rm = t.reach(2 if full else 1)
-        if rm is None:
-            return False
-        limit = 2 * t.speed if full else t.speed
+        return retreat(fight, t.me.id)
 
-        def far(sq: Square) -> tuple[int, int]:
-            fp = Footprint(sq[0], sq[1], t.side_len)
-            near = min((footprint_distance_ft(fp, f) for f in t.foe_fps.values()), default=0)
-            return near, -rm.cost.get(sq, 0)  # the square it stands on may be no stopping place of the search
 
-        spots = [sq for sq, c in rm.cost.items() if c <= limit and sq not in rm.squeezed]
-        if not spots:
-            return False
-        best = max(spots, key=lambda sq: (*far(sq), -sq[0], -sq[1]))  # ties: the lowest x, then y
-        if far(best)[0] <= far(me.position)[0]:
-            return False
-        if full and try_command(fight, Withdraw(actor=me.id, to=best)):
-            return True
-        return try_command(fight, Move(actor=me.id, to=best)) if rm.cost.get(best, 999) <= t.speed else False
+def retreat(fight: Fight, cid: str) -> bool:
+    """Withdraw (or move) to the square farthest from the able foes the side sees; False if nowhere is better
+    than here. The retreat of every policy and morale (``sim.morale``)."""
+    s = fight.state
+    me = s.get(cid)
+    if me.position is None or s.grid is None:
+        return False
+    full = _can(me, "full", s)
+    rm = _reach_map(s, me, 2 if full else 1)
+    if rm is None:
+        return False
+    speed = stats.speed(me.creature).total
+    limit = 2 * speed if full else speed
+    here = space.footprint(me)
+    side_len = here.side if here is not None else 1
+    foe_fps = [fp for c in able_enemies(s, me.side) for fp in [space.footprint(c)] if fp is not None]
+
+    def far(sq: Square) -> tuple[int, int]:
+        fp = Footprint(sq[0], sq[1], side_len)
+        near = min((footprint_distance_ft(fp, f) for f in foe_fps), default=0)
+        return near, -rm.cost.get(sq, 0)  # the square it stands on may be no stopping place of the search
+
+    spots = [sq for sq, c in rm.cost.items() if c <= limit and sq not in rm.squeezed]
+    if not spots:
+        return False
+    best = max(spots, key=lambda sq: (*far(sq), -sq[0], -sq[1]))  # ties: the lowest x, then y
+    if far(best)[0] <= far(me.position)[0]:
+        return False
+    if full and try_command(fight, Withdraw(actor=cid, to=best)):
+        return True
+    return try_command(fight, Move(actor=cid, to=best)) if rm.cost.get(best, 999) <= speed else False
 
 
 class _Turn:
@@ -1227,10 +1289,10 @@ class _Turn:
 
 
 # ---------------------------------------------------------------- registry
-POLICIES: dict[str, Callable[[], Policy]] = {
+POLICIES: dict[str, Callable[..., Policy]] = {
     "simple": SimplePolicy,
     "tactical": TacticalPolicy,
-    "engine": lambda: engine_simple,
+    "engine": lambda morale=None: engine_simple,  # no morale: the engine's own policy, as ``sftactics run`` plays it
 }
 
 
@@ -1238,10 +1300,11 @@ def policy_names() -> list[str]:
     return sorted(POLICIES)
 
 
-def make_policy(name: str) -> Policy:
-    """A fresh policy by name (``simple``, ``tactical``, ``engine``)."""
+def make_policy(name: str, morale: Morale = DEFAULT_MORALE) -> Policy:
+    """A fresh policy by name (``simple``, ``tactical``, ``engine``) with the side's ``morale``
+    (``sim.morale``; the engine policy has none)."""
     try:
         factory = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r} (choose from {', '.join(policy_names())})") from None
-    return factory()
+    return factory(morale=morale)

@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 from sftactics.encounter.state import Encounter
 from sftactics.sim.fight import play_fight
+from sftactics.sim.morale import DEFAULT_MORALE, Morale, check
 from sftactics.sim.policies import make_policy, policy_names
 from sftactics.sim.stats import FightResult, Summary, aggregate, failed_fight
 
@@ -51,13 +52,15 @@ def fight_seed(master: int, index: int) -> int:
 @dataclass(frozen=True)
 class SimJob:
     """What every fight of a simulation shares: the starting encounter, the policy of each side (``"*"``: the
-    default for sides not named), the master seed and the round limit."""
+    default for sides not named), the master seed, the round limit and the morale of each side (``"*"`` as for
+    policies; ``sim.morale``)."""
 
     encounter: Encounter
     policies: Mapping[str, str] = field(default_factory=lambda: {"*": "tactical"})
     seed: int = 0
     max_rounds: int = 50
     engine: EngineChoice = "auto"
+    morale: Mapping[str, str] = field(default_factory=lambda: {"*": DEFAULT_MORALE})
 
     def __post_init__(self) -> None:
         known = set(policy_names())
@@ -71,11 +74,20 @@ class SimJob:
         if "*" not in self.policies and not sides <= set(self.policies):
             missing = ", ".join(sorted(sides - set(self.policies)))
             raise ValueError(f"no policy for the side(s) {missing}: give one, or a default '*'")
+        for side, name in self.morale.items():
+            check(name)
+            if side != "*" and side not in sides:
+                raise ValueError(f"morale: no side named {side!r} in the scenario (sides: {', '.join(sorted(sides))})")
 
     def policy_map(self) -> dict[str, str]:
         """The policy of every side of the encounter."""
         default = self.policies.get("*", "tactical")
         return {side: self.policies.get(side, default) for side in self.encounter.sides()}
+
+    def morale_map(self) -> dict[str, Morale]:
+        """The morale of every side of the encounter."""
+        default = self.morale.get("*", DEFAULT_MORALE)
+        return {side: check(self.morale.get(side, default)) for side in self.encounter.sides()}
 
     def kernel_refusals(self) -> list[str]:
         """Why the compiled kernel cannot play this job (empty: it can)."""
@@ -83,12 +95,18 @@ class SimJob:
 
         out = [f"side {side}: the {name} policy (the kernel plays the simple and tactical policies)"
                for side, name in self.policy_map().items() if name not in ("simple", "tactical")]  # fmt: skip
+        morale = self.morale_map()
+        for side, name in self.policy_map().items():
+            m = morale[side]
+            if (name == "tactical" and m != DEFAULT_MORALE) or (name == "simple" and m == "cautious"):
+                out.append(f"side {side}: morale {m} (the kernel plays the policies by the book)")
         return out + unsupported(self.encounter)
 
     def compiled(self) -> bool:
         """Whether the compiled kernel plays this job (``engine``: auto, compiled or full). With ``compiled``
         a job the kernel cannot play raises ValueError with the reasons."""
-        key = (id(self.encounter), tuple(sorted(self.policy_map().items())), self.engine)
+        key = (id(self.encounter), tuple(sorted(self.policy_map().items())), self.engine,
+               tuple(sorted(self.morale_map().items())))  # fmt: skip
         found = _KERNEL_OK.get(key)
         if found is None or found[0] is not self.encounter:
             if self.engine == "full":
@@ -122,8 +140,9 @@ def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
             return [failed_fight(i, seed, error) for i, seed in zip(indexes, seeds, strict=True)]
     out = []
     names = job.policy_map()
+    morale = job.morale_map()
     for i in range(start, stop):
-        policies = {side: make_policy(name) for side, name in names.items()}
+        policies = {side: make_policy(name, morale[side]) for side, name in names.items()}
         seed = fight_seed(job.seed, i)
         try:
             out.append(play_fight(job.encounter, seed, policies, index=i, max_rounds=job.max_rounds))
@@ -272,6 +291,7 @@ def simulate(
         "seed": job.seed,
         "policies": job.policy_map(),
         "max_rounds": job.max_rounds,
+        "morale": job.morale_map(),
         "engine": "compiled" if job.compiled() else "full",
         "fights_by": {"kernel": runs if job.compiled() else 0, "engine": 0 if job.compiled() else runs},
     }

@@ -260,6 +260,7 @@ class Summary:
     round_limited: Proportion = Proportion(0, 0)  # fights ended by the round limit
     failures: tuple[FightResult, ...] = ()  # fights that failed (seed, index, traceback); not in any figure
     headline: Headline | None = None  # what a GM fears, first (None without player characters)
+    ended_by_retreat: Proportion = Proportion(0, 0)  # fights a side ended by retreating (conceding; sim.morale)
     meta: dict[str, Any] = field(default_factory=dict)
     timing: dict[str, Any] = field(default_factory=dict)
 
@@ -315,6 +316,7 @@ class Summary:
             "pc_death_causes": [{"cause": k, "count": v} for k, v in self.pc_death_causes],
             "headline": None if self.headline is None else self.headline.to_dict(),
             "round_limited": self.round_limited.to_dict(),
+            "ended_by_retreat": self.ended_by_retreat.to_dict(),
             "failures": [{"index": f.index, "seed": f.seed, "error": f.error} for f in self.failures],
         }
         if timing:
@@ -442,8 +444,9 @@ def aggregate(results: Iterable[FightResult], *, top_causes: int = 10) -> Summar
     )
     top = tuple(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))[:top_causes])
     limited = sum(1 for f in fights if f.round_limited)
+    retreats = sum(1 for f in fights if f.conceded is not None)
     return Summary(n, sides, Proportion(draws, n), round_stats, combatants, top, Proportion(limited, n), failures,
-                   headline(fights))  # fmt: skip
+                   headline(fights), Proportion(retreats, n))  # fmt: skip
 
 
 class SimulationFailed(SftError):

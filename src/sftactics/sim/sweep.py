@@ -32,7 +32,8 @@ from typing import Any
 from sftactics.core.errors import SftError
 from sftactics.encounter.state import Encounter
 from sftactics.io.files import load_model
-from sftactics.io.scenario import CombatantEntry, ScenarioFile, build_encounter
+from sftactics.io.scenario import CombatantEntry, ScenarioFile, build_encounter, side_morale
+from sftactics.sim.morale import DEFAULT_MORALE, parse_morale
 from sftactics.sim.runner import Backend, DaskSession, EngineChoice, SimJob, simulate
 from sftactics.sim.stats import Summary
 
@@ -250,11 +251,17 @@ def sweep(
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     engine: EngineChoice = "auto",
+    morale: str | None = None,
 ) -> list[SweepRow]:
     """Simulate every variation ``runs`` times (same master seed for each); one row per variation. ``engine``
-    as :class:`~sftactics.sim.runner.SimJob` takes it (each variation is checked on its own)."""
+    as :class:`~sftactics.sim.runner.SimJob` takes it (each variation is checked on its own). ``morale``: every
+    side's (``sim.morale``); None: the scenario's ``sides.SIDE.morale``, else by-the-book."""
     p = Path(path)
     scen = load_scenario_file(p)
+    try:
+        sides_morale = parse_morale(morale) if morale is not None else parse_morale(None, side_morale(scen))
+    except ValueError as e:
+        raise SftError(f"--morale: {e}") from None
     parsed = [Vary.parse(v) for v in varies]
     rows = variations(scen, p, parsed, policies or {"*": "tactical"}, max_rounds)
     total = runs * len(rows)
@@ -266,7 +273,8 @@ def sweep(
         session = DaskSession(workers or os.cpu_count() or 1, scheduler)
     try:
         for i, var in enumerate(rows):
-            out.append(_one(var, i, runs, total, seed, workers, backend, scheduler, progress, session, p, engine))
+            out.append(_one(var, i, runs, total, seed, workers, backend, scheduler, progress, session, p, engine,
+                            sides_morale))  # fmt: skip
     finally:
         if session is not None:
             session.close()
@@ -286,9 +294,11 @@ def _one(
     session: DaskSession | None,
     p: Path,
     engine: EngineChoice = "auto",
+    morale: Mapping[str, str] | None = None,
 ) -> SweepRow:
     try:
-        job = SimJob(var.encounter, var.policies, seed=seed, max_rounds=var.max_rounds, engine=engine)
+        job = SimJob(var.encounter, var.policies, seed=seed, max_rounds=var.max_rounds, engine=engine,
+                     morale=morale or {"*": DEFAULT_MORALE})  # fmt: skip
         job.compiled()
     except ValueError as e:
         raise SftError(f"variation {var.name}: {e}") from None
