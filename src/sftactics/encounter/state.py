@@ -119,6 +119,7 @@ class Combatant(_Model):
     confused_by: str | None = None  # the last creature that attacked it while confused (CON-06)
     one_hand_grip: tuple[str, ...] = ()  # held two-handed weapons gripped in one hand (ACT-40): not wielded
     on_ground: dict[str, list[int]] = Field(default_factory=dict)  # its thrown weapons lying at [x, y] (ACT-34)
+    uses_spent: dict[str, int] = Field(default_factory=dict)  # limited abilities used, per pool (SPA-02)
 
     @property
     def name(self) -> str:
