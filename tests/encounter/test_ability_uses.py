@@ -6,10 +6,9 @@ import pytest
 
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter.commands import Begin, UseAbility
-from sftactics.sf1e.state import ConditionInstance
-from tests.builders import npc, pc
 from sftactics.encounter.engine import Fight
-from sftactics.sf1e.state import Creature
+from sftactics.sf1e.state import ConditionInstance, Creature
+from tests.builders import npc, pc
 from tests.encounter.helpers import combatant, encounter, fight
 
 OPEN = "......\n......\n......\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sftactics.content import find_weapon
-from sftactics.encounter.commands import Begin, Command, ThrowGrenade, UseAbility
+from sftactics.encounter.commands import Begin, Command, Draw, Move, ThrowGrenade, UseAbility
 from sftactics.encounter.engine import pending
 from sftactics.encounter.events import AttackMade, apply
 from sftactics.encounter.state import Encounter
@@ -72,9 +72,9 @@ def test_a_touch_heal_moves_next_to_the_patient_first(tmp_path: Path) -> None:
         "{id: Foe, side: foes, statblock: skip-tracer, at: [11, 1], initiative: 1}",
     ], OPEN)  # fmt: skip
     cmds = _turn(load_scenario(path), "Sorin", "tactical")
-    assert [c.type for c in cmds[:2]] == ["move", "use_ability"]
-    assert getattr(cmds[0], "to") == (3, 2)  # the cheapest square next to Krask
-    assert getattr(cmds[1], "target") == "Krask"
+    move, cure = cmds[:2]
+    assert isinstance(move, Move) and move.to == (3, 2)  # the cheapest square next to Krask
+    assert isinstance(cure, UseAbility) and cure.name == "mystic cure" and cure.target == "Krask"
 
 
 @pytest.mark.rule("EFF-06", "SV-09")
@@ -118,7 +118,7 @@ def test_empty_hands_draw_a_weapon(tmp_path: Path, policy: str) -> None:
         "{id: Foe, side: foes, statblock: skip-tracer, at: [11, 1], initiative: 1}",
     ], OPEN)  # fmt: skip
     cmds = _turn(load_scenario(path), "Krask", policy)
-    assert cmds[0].type == "draw" and getattr(cmds[0], "weapon") == "tactical doshko"
+    assert isinstance(cmds[0], Draw) and cmds[0].weapon == "tactical doshko"
 
 
 def test_the_kernel_leaves_special_abilities_to_the_engine() -> None:
@@ -148,11 +148,15 @@ def test_in_simulated_fights_a_mystic_heals_a_dying_ally_and_every_kind_of_grena
                 if "mystic" in healer.classes:
                     seen["a mystic heals a dying ally"] += 1
             for e in events:
-                if isinstance(e, AttackMade) and e.result is not None and e.result.kind == "grenade":
-                    if e.attacker in party:
-                        w = state.get(e.attacker).creature.stat.weapon(e.weapon)
-                        assert w.area is not None
-                        seen[f"{w.area.save} {w.area.on_save}"] += 1
+                if (
+                    isinstance(e, AttackMade)
+                    and e.result is not None
+                    and e.result.kind == "grenade"
+                    and (e.attacker in party)
+                ):
+                    w = state.get(e.attacker).creature.stat.weapon(e.weapon)
+                    assert w.area is not None
+                    seen[f"{w.area.save} {w.area.on_save}"] += 1
                 state = apply(state, e)
     assert seen["a mystic heals a dying ally"] >= 1
     assert seen["ref half"] and seen["ref partial"] and seen["ref negates"]
