@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sftactics.encounter import space
+from sftactics.encounter.budget import Kind
 from sftactics.encounter.commands import AreaSpec, AttackSpec, Command, Draw, Move, SaveSpec, UseAbility
 from sftactics.encounter.engine import Fight
 from sftactics.encounter.policy import try_command
@@ -89,7 +90,7 @@ def command(me: Combatant, ab: UsableAbility, *, target: str | None = None, area
     )  # fmt: skip
 
 
-def _ready(fight: Fight, cid: str, kind: str = "standard") -> Combatant | None:
+def _ready(fight: Fight, cid: str, kind: Kind = "standard") -> Combatant | None:
     """The combatant, if it is its turn, it is able and not confused, and it can still take ``kind``."""
     from sftactics.encounter import confusion
     from sftactics.sim.policies import _can, _my_turn
@@ -98,7 +99,7 @@ def _ready(fight: Fight, cid: str, kind: str = "standard") -> Combatant | None:
         return None
     s = fight.state
     me = s.get(cid)
-    if me.out_of_fight or confusion.forced_targets(s, cid) is not None or not _can(me, kind, s):  # type: ignore[arg-type]
+    if me.out_of_fight or confusion.forced_targets(s, cid) is not None or not _can(me, kind, s):
         return None
     return me
 
