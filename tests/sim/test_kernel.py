@@ -35,6 +35,7 @@ from sftactics.io.scenario import ScenarioFile, build_encounter, load_scenario
 from sftactics.sf1e import stats
 from sftactics.sf1e.attack import Situation, attack_terms_against, target_ac
 from sftactics.sim.benchmark import benchmark_encounter
+from sftactics.sim.choices import without_specials  # the kernel leaves the mystic's spells to the engine
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import geo
 from sftactics.sim.kernel.model import unsupported
@@ -52,16 +53,6 @@ SCRIPT_LENGTH = 3000
 def _build(name: str, map_text: str, combatants: list[dict[str, Any]]) -> Encounter:
     data = {"name": name, "map": map_text, "combatants": combatants}
     return without_specials(build_encounter(ScenarioFile.model_validate(data), Path(f"{name}.yaml")))
-
-
-def without_specials(enc: Encounter) -> Encounter:
-    """``enc`` with no special abilities or spells on any stat block (the mystic pregens carry some): the kernel
-    refuses those (the policies choose them in ``sim.choices``), and these fights compare it with the engine."""
-    out = {}
-    for cid, c in enc.combatants.items():
-        stat = c.creature.stat.model_copy(update={"specials": ()})
-        out[cid] = c.model_copy(update={"creature": c.creature.model_copy(update={"stat": stat})})
-    return enc.model_copy(update={"combatants": out})
 
 
 @cache

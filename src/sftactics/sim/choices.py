@@ -414,6 +414,18 @@ def _line(state: Encounter, me: Combatant, other: Combatant) -> bool:
     return has_line_of_effect(state.grid, a, b)
 
 
+def without_specials(enc: Encounter) -> Encounter:
+    """``enc`` with no special abilities or spells on any stat block: what the compiled kernel can play
+    (``simulate --no-abilities``; the kernel's same-fight tests)."""
+    out = {}
+    for cid, c in enc.combatants.items():
+        if c.creature.stat.specials:
+            stat = c.creature.stat.model_copy(update={"specials": ()})
+            c = c.model_copy(update={"creature": c.creature.model_copy(update={"stat": stat})})
+        out[cid] = c
+    return enc.model_copy(update={"combatants": out})
+
+
 def healing_needed(state: Encounter, side: str) -> bool:
     """Whether anyone on ``side`` needs healing (for reports and tests)."""
     return any(_need(state, c) for c in allies(state, side, able=False))
@@ -428,4 +440,5 @@ __all__ = [
     "rider_value",
     "simple_blast",
     "uses_left",
+    "without_specials",
 ]

@@ -62,6 +62,14 @@ EngineOpt = Annotated[
         "encounters), full (the engine, every rule and policy) or auto (the kernel when it can, else the engine)"
     ),
 ]
+AbilitiesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--abilities/--no-abilities",
+        help="let the policies use the stat blocks' special abilities and spells (specials); without them the "
+        "compiled kernel can play the fights",
+    ),
+]
 
 
 def _engine(engine: str) -> Any:
@@ -162,6 +170,7 @@ def simulate_cmd(
     report: ReportOpt = None,
     progress: ProgressOpt = True,
     engine: EngineOpt = "auto",
+    abilities: AbilitiesOpt = True,
 ) -> None:
     """Play the encounter many times with sensible tactics on both sides: who wins, how long it lasts, who
     drops, who dies and of what."""
@@ -169,6 +178,10 @@ def simulate_cmd(
     from sftactics.sim.runner import SimJob, simulate
 
     encounter = load_scenario(scenario)
+    if not abilities:
+        from sftactics.sim.choices import without_specials
+
+        encounter = without_specials(encounter)
     try:
         job = SimJob(encounter, _policies(policy, side_policy), seed=seed, max_rounds=max_rounds,
                      engine=_engine(engine))  # fmt: skip
