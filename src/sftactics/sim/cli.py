@@ -233,6 +233,7 @@ def sweep_cmd(
     report: ReportOpt = None,
     progress: ProgressOpt = True,
     engine: EngineOpt = "auto",
+    abilities: AbilitiesOpt = True,
 ) -> None:
     """Simulate a grid of variations of the encounter (party level, enemy count, which creature, policy): one
     row per variation."""
@@ -244,7 +245,7 @@ def sweep_cmd(
         try:
             rows = sweep(scenario, vary, runs, seed=seed, policies=_policies(policy, side_policy),
                          max_rounds=max_rounds, workers=workers, backend=_backend(backend), scheduler=scheduler,
-                         progress=step, engine=_engine(engine))  # fmt: skip
+                         progress=step, engine=_engine(engine), abilities=abilities)  # fmt: skip
         except (ValueError, RuntimeError, OSError) as e:
             raise SftError(f"sweep: {e}") from None
     if report is not None:

@@ -250,13 +250,21 @@ def sweep(
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     engine: EngineChoice = "auto",
+    abilities: bool = True,
 ) -> list[SweepRow]:
     """Simulate every variation ``runs`` times (same master seed for each); one row per variation. ``engine``
-    as :class:`~sftactics.sim.runner.SimJob` takes it (each variation is checked on its own)."""
+    as :class:`~sftactics.sim.runner.SimJob` takes it (each variation is checked on its own); without
+    ``abilities`` the stat blocks' special abilities and spells are left out (``sim.choices.without_specials``)."""
     p = Path(path)
     scen = load_scenario_file(p)
     parsed = [Vary.parse(v) for v in varies]
     rows = variations(scen, p, parsed, policies or {"*": "tactical"}, max_rounds)
+    if not abilities:
+        from dataclasses import replace
+
+        from sftactics.sim.choices import without_specials
+
+        rows = [replace(var, encounter=without_specials(var.encounter)) for var in rows]
     total = runs * len(rows)
     out = []
     session = None
