@@ -66,6 +66,13 @@ EXPLODE_RIDERS: dict[str, dict[str, str]] = {
 }
 
 
+#: The explode entries that leave a cloud rather than deal damage (CRB p. 177: smoke grenade, a 1-minute cloud that
+#: obscures vision and gives concealment); no save keeps a cloud off, so these areas have none.
+EXPLODE_CLOUDS: dict[str, dict[str, Any]] = {
+    "Smoke grenade": {"feature": "conceal", "minutes": 1},
+}
+
+
 def _int(v: Any) -> int | None:
     if isinstance(v, bool) or v in (None, ""):
         return None
@@ -87,8 +94,10 @@ def weapon_entry(path: Path, data: dict[str, Any]) -> ArmoryWeapon:
         w["melee"] = facts.melee
     w["damage"] = facts.damage if deals_damage else "0"
     rider = EXPLODE_RIDERS.get(facts.name)
+    cloud = EXPLODE_CLOUDS.get(facts.name)
     if not deals_damage:
-        notes.append("deals no damage" + ("" if rider else ": its effect is not modelled by the engine"))
+        modelled = rider or cloud
+        notes.append("deals no damage" + ("" if modelled else ": its effect is not modelled by the engine"))
     if facts.targets:
         w["targets"] = facts.targets
     if facts.range_ft and (not facts.melee or facts.thrown):
@@ -116,6 +125,9 @@ def weapon_entry(path: Path, data: dict[str, Any]) -> ArmoryWeapon:
         w["area"] = facts.area.model_dump(exclude_defaults=True)
         if rider:
             w["area"]["riders"] = [rider]
+        if cloud:
+            w["area"]["cloud"] = cloud
+            w["area"]["save"] = None
     if facts.materials:
         w["materials"] = facts.materials
     kind = "grenade" if facts.category == "grenade" else "weapon"

@@ -245,7 +245,8 @@ def play_cmd(
     seed: Annotated[int, typer.Option(help="seed for the engine's dice")] = 1,
     physical: Annotated[bool, typer.Option(help="type in every die result yourself")] = False,
 ) -> None:
-    """Run a fight at the table: initiative tracker, commands, your own dice or the engine's, undo."""
+    """Run a fight at the table: a short verb for every command (help VERB), the map, your own dice or the
+    engine's, undo and save (docs/play.md)."""
     from sftactics.play import play
 
     play(scenario, seed=seed, physical=physical, console=out)
@@ -253,7 +254,7 @@ def play_cmd(
 
 @app.command("map")
 def map_command(
-    scenario: Annotated[Path, typer.Argument(help="scenario file (YAML) with a map")],
+    scenario: Annotated[Path, typer.Argument(help="scenario file (YAML) with a map, or a saved fight (.jsonl)")],
     from_: Annotated[
         str | None, typer.Option("--from", help="the combatant the overlays are for (for threat: or a side)")
     ] = None,
@@ -266,7 +267,8 @@ def map_command(
     ] = None,
     view: Annotated[str | None, typer.Option(help="draw the map as this side sees it")] = None,
 ) -> None:
-    """Draw a scenario's map with its combatants, and overlays: reach, threat, cover, an area template."""
+    """Draw a scenario's map (or a saved fight's, as it stands) with its combatants, and overlays: reach, threat,
+    cover, an area template."""
     from sftactics.views.command import map_cmd
 
     map_cmd(scenario, from_, show or [], svg, area, out, view=view)

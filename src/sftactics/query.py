@@ -16,6 +16,7 @@ A target is a combatant's id or a square ``(x, y)``. Squares are ``(x, y)`` from
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -23,13 +24,13 @@ from pydantic import BaseModel, ConfigDict
 from sftactics.core.breakdown import Breakdown, Term
 from sftactics.core.errors import SftError
 from sftactics.dice.source import ScriptedDice
-from sftactics.encounter import budget, movement, perception, reactions, space, threat
+from sftactics.encounter import budget, gm_setup, movement, perception, reactions, space, threat
 from sftactics.encounter.commands import AreaSpec
 from sftactics.encounter.effects import build_area
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.grid import areas as grid_areas
-from sftactics.grid.cover import cover
+from sftactics.grid.cover import CoverKind, cover
 from sftactics.grid.geometry import Footprint, footprint_distance_ft
 from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.movement import price_path
@@ -256,6 +257,7 @@ class CoverValue(_Model):
     line_of_effect: bool
     line_of_sight: bool
     awareness: str | None = None  # the attacker's awareness of a target creature (SEN-05..07)
+    imposed_by_gm: bool = False  # the cover is the GM's (``impose_cover``), better than the map's
 
 
 def cover_and_concealment(enc: Encounter, frm: str, to: Where, *, melee: bool = False) -> Answer[CoverValue]:
@@ -269,6 +271,11 @@ def cover_and_concealment(enc: Encounter, frm: str, to: Where, *, melee: bool = 
     cv = space.cover_between(enc, a, fa, fb, melee=melee, target_id=tid)
     cc = space.concealment_between(enc, a, fa, fb, melee=melee)
     assert cv is not None and cc is not None
+    gm = gm_setup.imposed(enc, tid, frm) if tid else CoverKind.NONE
+    by_gm = gm_setup.wins(gm, cv.kind)
+    if by_gm:  # the attack takes the GM's cover instead (encounter.space.attack_geometry)
+        ac, ref = gm_setup.imposed_terms(gm)
+        cv = replace(cv, kind=gm, ac_terms=ac, reflex_terms=ref, rule=gm_setup.rule_of(gm))
     value = CoverValue(
         cover=cv.kind.name.lower(),
         ac_bonus=sum(t.value for t in cv.ac_terms),
@@ -282,9 +289,11 @@ def cover_and_concealment(enc: Encounter, frm: str, to: Where, *, melee: bool = 
         line_of_effect=cc.line_of_effect,
         line_of_sight=cc.line_of_sight,
         awareness=perception.view(enc, frm, to).name.lower() if isinstance(to, str) else None,
+        imposed_by_gm=by_gm,
     )
     kind = "melee" if melee else "ranged"
     worded = {"none": "no cover", "cover": "cover"}.get(value.cover, f"{value.cover} cover")
+    worded += " imposed by the GM" if by_gm else ""
     lines = [f"{name} against a {kind} attack by {frm}: {worded} ({cv.rule})"]
     if cv.corner is not None:
         lines.append(f"{frm} picks corner {_sq(cv.corner)}")
@@ -516,9 +525,7 @@ def creatures_in_area(
     cone or a line used by ``by``, ``at`` must be a corner of its space. Each creature inside comes with its
     cover from the point of origin (total cover: unaffected; the rest helps a Reflex save)."""
     grid = _grid(enc, "an area")
-    # no user: a combatant without a position stands in, so the area has no caster's space
-    nobody = next(iter(enc.combatants.values())).model_copy(update={"position": None})
-    user = enc.get(by) if by is not None else nobody
+    user = enc.get(by) if by is not None else None  # no user: every shape starts at the point
     spec = AreaSpec(shape=shape, size_ft=size_ft, at=at, direction=direction, toward=toward)
     area = build_area(Tx(enc, ScriptedDice([])), user, spec)
     spaces = {
@@ -532,6 +539,10 @@ def creatures_in_area(
     found = []
     for cid in inside:
         cv = cover(grid, area.origin, spaces[cid], ranged=True, creatures=())
+        gm = gm_setup.imposed(enc, cid, None)  # cover the GM imposed against everyone (encounter.effects)
+        if gm_setup.wins(gm, cv.kind):
+            ac, ref = gm_setup.imposed_terms(gm)
+            cv = replace(cv, kind=gm, ac_terms=ac, reflex_terms=ref, rule=gm_setup.rule_of(gm))
         found.append(
             AreaCreature(id=cid, cover=cv.kind.name.lower(), reflex_bonus=sum(t.value for t in cv.reflex_terms))
         )

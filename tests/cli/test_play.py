@@ -97,10 +97,11 @@ def test_auto_all_plays_the_fight_to_its_end(tmp_path: Path) -> None:
     text, script = run_play(path, ["auto all"], seed=4)
     assert "rolls initiative" in text
     assert "Combat over in round" in text
-    assert "Result:" in text and "Final state:" in text
-    assert "Krask (party)" in text and "Ksarik (monsters)" in text
-    # the session returned by itself, asking nothing more
-    assert script.prompts == ["Krask > "] or script.prompts == ["Ksarik > "]
+    assert "Result:" in text and "Rounds:" in text
+    assert "Died: Ksarik" in text or "Died: Krask" in text
+    assert "Krask (party): dealt" in text and "Ksarik (monsters): dealt" in text
+    # the session stays open after the end of the combat (and leaves when the input ends)
+    assert script.prompts[1:] == ["(combat over) > "]
     assert "Traceback" not in text
     again, _ = run_play(path, ["auto all"], seed=4)
     assert again == text
@@ -114,7 +115,7 @@ def test_tracker_and_actions_are_shown_before_the_prompt(tmp_path: Path) -> None
         assert heading in first
     assert "18/18" in first and "20/20" in first and "4/4" in first  # Krask's SP, HP, RP
     assert "25/25" in first  # Ksarik's HP
-    assert "Krask's turn" in first and "standard, move, swift, full" in first
+    assert "Krask's turn: left standard, move, swift or one full action" in first
     after = out.split("Krask > attack ksarik")[1]
     assert "Krask: attack Ksarik with tactical doshko (standard action)" in after
     assert "move, swift" in after and "standard" in after  # what is left, what is spent
@@ -313,11 +314,11 @@ def test_save_then_resume_continues_the_same_fight(tmp_path: Path) -> None:
     assert s3.fight.state == s2.fight.state
 
 
-def test_resuming_a_finished_fight_prints_the_result_and_returns(tmp_path: Path) -> None:
+def test_resuming_a_finished_fight_prints_the_result_and_stays_open(tmp_path: Path) -> None:
     log = tmp_path / "done.jsonl"
-    _, script, _ = session(scenario(tmp_path), ["endcombat truce", f"save {log}"])
-    assert script.lines == [f"save {log}"]  # the session ended with the combat: nothing more was read
-    assert not log.exists()
+    s, script, _ = session(scenario(tmp_path), ["endcombat truce", f"save {log}"])
+    assert script.lines == []  # the session stayed open after the combat ended: the log could be saved
+    assert log.exists() and not s.unsaved()
 
     done = Fight.seeded(load_scenario(scenario(tmp_path)), 1)
     done.do({"type": "begin"})
@@ -325,7 +326,8 @@ def test_resuming_a_finished_fight_prints_the_result_and_returns(tmp_path: Path)
     done.save(log)
     text, script = run_play(log, ["auto all"])
     assert "Result: nobody wins in round 1 (truce (CF-02))." in text
-    assert script.prompts == []
+    assert "The combat is over: nothing to play" in text
+    assert script.prompts == ["(combat over) > ", "(combat over) > "]
 
 
 def test_save_to_an_unwritable_place_is_a_message(tmp_path: Path) -> None:
@@ -340,8 +342,10 @@ def test_gm_commands_and_condition_durations_in_the_tracker(tmp_path: Path) -> N
         "damage ksarik 7",
         "heal ksarik 3",
         "cond krask shaken 2",
+        "show",
         "uncond krask shaken",
         "cond krask sickened 1",
+        "init",
         "damage krask 1d4 nonlethal",
         "endcombat the ksarik flees",
     ]
@@ -349,6 +353,7 @@ def test_gm_commands_and_condition_durations_in_the_tracker(tmp_path: Path) -> N
     out = text()
     assert json.loads(script.states[1])["combatants"]["Ksarik"]["creature"]["state"]["hp"] == 25 - 7
     assert json.loads(script.states[2])["combatants"]["Ksarik"]["creature"]["state"]["hp"] == 25 - 4
+    assert out.count("Conditions and effects") == 4  # at the start, on request (show, init), at the end
     assert "shaken (2 rd, ends before count 20 of round 3)" in out
     assert "GM: Krask loses shaken" in out
     assert "sickened (1 rd, ends before count 20 of round" in out
@@ -425,9 +430,39 @@ def test_reactions_can_be_asked_at_the_table(tmp_path: Path) -> None:
     fight.do(Begin())
     fight.do(EndTurn(actor="Tess"))
     fight.do(EndTurn(actor="Gob"))
-    lines = iter(["reactions ask", "move 0,1", "n", "quit"])
+    lines = iter(["reactions ask", "move 0,1", "n", "quit", "y"])
     console = Console(record=True, width=120)
     Session(fight, seed=1, physical=False, console=console, input_fn=lambda p: next(lines)).run()
     text = console.export_text()
     assert "does Gob take an attack of opportunity?" in text
     assert "Gob lets Tess go" in text
+
+
+def test_the_tracker_fits_80_columns_without_cutting_a_cell(tmp_path: Path) -> None:
+    """A pipe or a narrow terminal gets every cell whole: long conditions wrap at words, nothing ends in '…'."""
+    from sftactics.play.panels import tracker
+
+    s, _, _ = session(scenario(tmp_path), ["cond krask shaken 2", "cond ksarik sickened 3"])
+    console = Console(record=True, width=80)
+    console.print(tracker(s.fight.state))
+    out = console.export_text()
+    assert "…" not in out and max(len(line) for line in out.splitlines()) <= 80
+    for word in ("Conditions", "Combatant", "shaken", "sickened", "18/18", "25/25", "Krask", "Ksarik"):
+        assert word in out
+
+
+def test_again_starts_the_same_fight_afresh_after_asking(tmp_path: Path) -> None:
+    s, script, text = session(scenario(tmp_path), ["attack ksarik", "endcombat", "again", "n", "again", "y"], seed=2)
+    out = text()
+    assert "The fight is not saved. Start again anyway? [y/N] " in script.prompts
+    assert "Carrying on." in out
+    assert s.fight.state.result is None and [c.type for c in s.fight.commands] == ["begin"]
+    assert json.loads(script.states[0]) == json.loads(s.fight.state.model_dump_json())  # as at the first prompt
+
+
+def test_save_without_a_file_writes_back_to_the_log_it_resumed(tmp_path: Path) -> None:
+    log = tmp_path / "fight.jsonl"
+    session(scenario(tmp_path), ["attack ksarik", f"save {log}"], seed=2)
+    s, _, text = session(log, ["end", "save", "quit"], seed=2)
+    assert f"Saved 3 commands to {log}." in text()
+    assert len(Fight.load(log).commands) == 3 and not s.unsaved()

@@ -38,6 +38,7 @@ def test_a_grenade_hits_the_intersection_and_everyone_in_the_burst_saves_for_hal
     with pytest.raises(RuleViolation) as e:
         f.do(ThrowGrenade(actor="Tess", weapon="frag grenade", at=(6, 4)))
     assert e.value.rule == "ACT-36"
+    assert "Tess has no frag grenade I left to throw" in str(e.value) and "reload" not in str(e.value)
 
 
 @pytest.mark.rule("ATK-13", "EX-07")

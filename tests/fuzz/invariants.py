@@ -111,7 +111,10 @@ def able_to_act(state: Encounter, cid: str) -> bool:
     return c is not None and not c.out_of_fight
 
 
-def position_problems(state: Encounter) -> Iterator[str]:
+def position_problems(state: Encounter, before: Encounter | None = None) -> Iterator[str]:
+    """Nobody off the map or on a wall; two creatures share a square only when one is helpless, or when they
+    already shared it before this command and neither moved (a helpless one recovered: option
+    ``shared_square_on_recovery``, MOV-16)."""
     grid = state.grid
     if grid is None:
         return
@@ -133,7 +136,7 @@ def position_problems(state: Encounter) -> Iterator[str]:
             continue
         for sq in squares:
             other = standing.get(sq)
-            if other is not None:
+            if other is not None and not _shared_before(state, before, c.id, other):
                 yield f"{c.id} and {other} share {sq}, neither helpless (MOV-16)"
             standing[sq] = c.id
 
@@ -159,7 +162,7 @@ def step_problems(before: Encounter, cmd: dict[str, Any], after: Encounter) -> I
             yield f"{kind} by {actor} was accepted while the engine waited for {who}"
         if not able_to_act(before, actor) and kind not in DOWN_OK:
             yield f"{actor} is down but gave {kind}"
-    yield from position_problems(after)
+    yield from position_problems(after, before)
     yield from pools_problems(after)
 
 
@@ -188,3 +191,9 @@ def play_sequence(fight: Fight, rng: random.Random, steps: int, *, undo_every: f
                 yield f"undo of {cmd['type']} did not give the state back"
     if replay(fight.start, fight.all_events()).model_dump_json() != fight.state.model_dump_json():
         yield "replaying the events does not give the state"
+
+
+def _shared_before(state: Encounter, before: Encounter | None, a: str, b: str) -> bool:
+    if before is None or a not in before.combatants or b not in before.combatants:
+        return False
+    return all(before.combatants[x].position == state.combatants[x].position for x in (a, b))

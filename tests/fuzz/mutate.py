@@ -56,7 +56,7 @@ def mutate(data: Any, rng: random.Random) -> Any:
         roll = rng.random()
         value = parent[key]
         if roll < 0.5:
-            parent[key] = rng.choice(JUNK)
+            parent[key] = copy.deepcopy(rng.choice(JUNK))  # a fresh one: JUNK itself must never change
         elif roll < 0.7 and isinstance(parent, dict):
             del parent[key]
         elif roll < 0.85 and isinstance(value, (int, float)) and not isinstance(value, bool):

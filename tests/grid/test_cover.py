@@ -278,3 +278,12 @@ def test_the_quick_search_for_things_near_a_line_misses_nothing(
     quick = cover(g, a, t, creatures=others)
     slow = cover(g, a, t, things=everything)
     assert quick.kind is slow.kind
+
+
+@pytest.mark.rule("MOD-08")
+def test_cover_in_words_never_doubles_the_word() -> None:
+    from sftactics.grid.cover import cover_words
+
+    assert cover_words(CoverKind.COVER) == "cover"
+    assert cover_words(CoverKind.PARTIAL) == "partial cover"
+    assert cover_words(CoverKind.IMPROVED) == "improved cover"

@@ -53,7 +53,7 @@ def test_the_strength_score_is_still_called_str(tmp_path: Path) -> None:
 @pytest.mark.rule("MOV-01", "MOV-16")
 @pytest.mark.parametrize(
     ("at", "why"),
-    [("[0, 0]", "wall or an object"), ("[2, 2]", "wall or an object"), ("[9, 9]", "does not fit"),
+    [("[0, 0]", "0,0 is a wall"), ("[2, 2]", "2,2 holds an object"), ("[9, 9]", "9,9 is off the"),
      ("[4, 3]", "cannot be put on Bob's square")],
 )  # fmt: skip
 def test_a_scenario_cannot_start_a_creature_where_it_cannot_stand(tmp_path: Path, at: str, why: str) -> None:

@@ -147,3 +147,29 @@ def test_a_scenario_without_a_map_is_refused(tmp_path: Path) -> None:
 def test_an_unwritable_svg_path_is_an_error(hold: Path, tmp_path: Path) -> None:
     with pytest.raises(SftError, match="cannot be written"):
         map_cmd(hold, None, [], tmp_path / "missing" / "map.svg", None, console())
+
+
+def test_a_saved_fight_is_drawn_as_it_stands(tmp_path: Path) -> None:
+    """``sftactics map fight.jsonl``: the log of a fight is read as a fight (not as a YAML scenario) and the
+    map shows where everyone stands at its end."""
+    from sftactics.encounter.engine import Fight
+
+    fight = Fight.seeded(load_scenario(DERELICT), 3)
+    fight.do({"type": "begin"})
+    who = fight.state.timeline.turn
+    assert who is not None
+    start = fight.state.get(who).position
+    assert start is not None
+    fight.do({"type": "move", "actor": who, "to": [start[0], start[1] + 1]})
+    log = tmp_path / "fight.jsonl"
+    fight.save(log)
+    r = CliRunner().invoke(app, ["map", str(log), "--from", who, "--show", "reach"])
+    assert r.exit_code == 0, r.output
+    assert f"reach: {who}" in r.output
+    con = console()
+    map_cmd(log, None, [], None, None, con)
+    rows = con.export_text().splitlines()
+    letter = next(line.split(": ")[1] for line in rows if line.startswith(fight.state.get(who).side + ": "))
+    mark = next(part.split()[0] for part in letter.split(", ") if part.split()[1] == who)
+    row = next(line for line in rows if line.startswith(f"{start[1] + 1}  ") or line.startswith(f" {start[1] + 1}  "))
+    assert row.split()[1:][start[0]] == mark

@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sftactics.sf1e import limits as L
+from sftactics.sf1e.limits import Name
 from sftactics.sf1e.statblock import Armor, Weapon
 
 
@@ -33,12 +35,12 @@ class _Model(BaseModel):
 class ArmoryWeapon(_Model):
     """A weapon or grenade of the armory."""
 
-    name: str = Field(description='our name, grade first: "tactical semi-auto pistol"')
-    foundry_name: str = Field(description='the compendium name: "Semi-auto pistol, tactical"')
+    name: Name = Field(description='our name, grade first: "tactical semi-auto pistol"')
+    foundry_name: Name = Field(description='the compendium name: "Semi-auto pistol, tactical"')
     kind: Literal["weapon", "grenade"] = "weapon"
     source: str = ""
-    level: int = 0
-    price: int | None = None
+    level: int = L.ranged(0, 0, L.ITEM_LEVEL_MAX, "item level")
+    price: int | None = L.ranged(None, 0, L.PRICE_MAX, "price in credits")
     bulk: str = ""
     weapon_type: str = Field("", description="Foundry weaponType: basicM, advancedM, smallA, longA, heavy...")
     weapon_category: str = Field("", description="Foundry weaponCategory: laser, plasma, shock, cryo...")
@@ -52,14 +54,14 @@ class ArmoryWeapon(_Model):
 class ArmoryArmor(_Model):
     """A suit of armor of the armory (light, heavy or powered)."""
 
-    name: str
-    foundry_name: str
+    name: Name
+    foundry_name: Name
     source: str = ""
-    level: int = 0
-    price: int | None = None
+    level: int = L.ranged(0, 0, L.ITEM_LEVEL_MAX, "item level")
+    price: int | None = L.ranged(None, 0, L.PRICE_MAX, "price in credits")
     bulk: str = ""
-    strength: int | None = Field(None, description="powered armor: its Strength score")
-    land_speed: int | None = Field(None, description="powered armor: its land speed in feet")
+    strength: int | None = L.ranged(None, L.SCORE_MIN, L.SCORE_MAX, "powered armor: its Strength score")
+    land_speed: int | None = L.feet(None, L.SPEED_MAX, "powered armor: its land speed")
     notes: tuple[str, ...] = ()
     armor: Armor
 

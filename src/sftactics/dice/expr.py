@@ -10,6 +10,11 @@ A label closes a *part*: it types every term since the previous label. ``"3d6 B 
 (3d6 bludgeoning, 1d6 fire); ``"2d6+4 S"`` has one (2d6+4 slashing); ``"1d8+1d4+11"`` has one untyped part.
 Parsing is separate from rolling, so a caller can rewrite an expression (add a bonus term, change a type)
 before rolling it.
+
+Limits (issue 20): at most ``MAX_DICE`` dice in an expression, dice of at most ``MAX_SIDES`` sides, flat
+numbers of at most ``MAX_FLAT`` and at most ``MAX_TERMS`` terms. The largest printed damage is a few dozen
+dice (a frag grenade VIII rolls 20d6, Table 8-4's hazards 25d10); the odd sizes Foundry data uses (d3, d16)
+are allowed.
 """
 
 from __future__ import annotations
@@ -144,6 +149,19 @@ class DiceExpr:
         return DiceExpr(tuple(p if p.types else Part(p.terms, types) for p in self.parts))
 
 
+#: the most dice, the most sides of a die, the largest flat number and the most terms an expression may have
+MAX_DICE = 100
+MAX_SIDES = 100
+MAX_FLAT = 10_000
+MAX_TERMS = 20
+
+
+def _number(digits: str, text: str) -> int:
+    if len(digits) > 6:
+        raise DiceError(f"number {digits[:8]}... too large in {text[:40]!r}")
+    return int(digits)
+
+
 _TOKEN = re.compile(
     r"\s*(?:(?P<dice>\d*)[dD](?P<sides>\d+|%)|(?P<num>\d+)|(?P<op>[+-])|(?P<word>[A-Za-z]+\.?)|(?P<amp>&|,|/))"
 )
@@ -160,28 +178,39 @@ def parse(text: str) -> DiceExpr:
     labels: list[str] = []
     sign = 1
     expect_term = True
+    dice = n_terms = 0
     s = text.strip()
     while pos < len(s):
         m = _TOKEN.match(s, pos)
         if not m or m.end() == pos:
             raise DiceError(f"cannot read dice expression {text!r} at {s[pos:]!r}")
         pos = m.end()
+        if m.group("sides") is not None or m.group("num") is not None:
+            n_terms += 1
+            if n_terms > MAX_TERMS:
+                raise DiceError(f"at most {MAX_TERMS} terms in a dice expression, in {text[:40]!r}")
         if m.group("sides") is not None:
             if not expect_term:
                 raise DiceError(f"missing '+' or '-' before {m.group(0).strip()!r} in {text!r}")
-            count = int(m.group("dice") or 1)
+            count = _number(m.group("dice") or "1", text)
             sides_txt = m.group("sides")
-            sides = 100 if sides_txt == "%" else int(sides_txt)
+            sides = 100 if sides_txt == "%" else _number(sides_txt, text)
             if count < 1 or sides < 1:
                 raise DiceError(f"dice need at least one die of at least one side in {text!r}")
-            if count > 1000:
-                raise DiceError(f"too many dice ({count}) in {text!r}")
+            dice += count
+            if dice > MAX_DICE:
+                raise DiceError(f"too many dice ({dice}; at most {MAX_DICE}) in {text!r}")
+            if sides > MAX_SIDES:
+                raise DiceError(f"dice of at most {MAX_SIDES} sides, not d{sides}, in {text!r}")
             pending.append(DiceTerm(count, sides, sign))
             expect_term = False
         elif m.group("num") is not None:
             if not expect_term:
                 raise DiceError(f"missing '+' or '-' before {m.group('num')!r} in {text!r}")
-            pending.append(DiceTerm(int(m.group("num")), 0, sign))
+            flat = _number(m.group("num"), text)
+            if flat > MAX_FLAT:
+                raise DiceError(f"numbers of at most {MAX_FLAT}, not {flat}, in {text!r}")
+            pending.append(DiceTerm(flat, 0, sign))
             expect_term = False
         elif m.group("op") is not None:
             if expect_term:

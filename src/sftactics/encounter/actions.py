@@ -184,7 +184,7 @@ def one_attack(
         creature ``arcs.secondary`` finds (``arc_to``: the attacker's choice among equally near ones, ATK-15). A
     weapon with the thrown property is thrown (``throw``, or a target beyond its reach: ``thrown.throwing``) and
     then lies where it lands; otherwise a melee weapon strikes in melee."""
-    from sftactics.encounter import arcs, perception, thrown
+    from sftactics.encounter import arcs, gm_setup, perception, thrown
     from sftactics.encounter.tactics import one_shot_terms
 
     s = tx.state
@@ -219,7 +219,7 @@ def one_attack(
         attack_terms=(*geo.attack_terms, *extra, *shot_attack),
         ac_terms=(*geo.ac_terms, *shot_ac, *seen.ac_terms),
         nonlethal=nonlethal,
-        zero_gravity=s.gravity == "zero",
+        zero_gravity=gm_setup.zero_gravity(s, target_id),  # the target's surroundings (a knockdown)
         miss_chance=miss,
         miss_reason=why,
         ctx=injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == target_id),
@@ -331,6 +331,8 @@ def _check_ammo(c: Combatant, weapon: Weapon, shots: int = 1) -> None:
     left = ammo_left(c, weapon)
     need = (weapon.usage if not weapon.is_grenade else 1) * shots
     if left is not None and left < need:
+        if weapon.is_grenade:
+            raise RuleViolation("ACT-36", f"{c.id} has no {weapon.name} left to throw: every one carried is thrown")
         raise RuleViolation("ACT-36", f"{c.id}'s {weapon.name} has {left} shots left ({need} needed): reload")
 
 
@@ -540,6 +542,10 @@ def do_guarded_step(tx: Tx, cmd: GuardedStep, ctx: Ctx) -> None:
     c = _actor(tx, cmd.actor, ctx)
     _no_move_while(c, "off-kilter", "CON-23")
     slot = _slot(tx, c, "move", "guarded step", ctx)
+    if c.position is not None and max(abs(cmd.to[0] - c.position[0]), abs(cmd.to[1] - c.position[1])) != 1:
+        at = f"{c.position[0]},{c.position[1]}"
+        raise RuleViolation("ACT-33", f"a guarded step goes to a square next to {c.id} (at {at}), not to "
+                                      f"{cmd.to[0]},{cmd.to[1]}")  # fmt: skip
     plan = movement.plan(tx.state, c, to=cmd.to, path=None, budget_ft=5, what="takes a guarded step", rule="ACT-33")
     if len(plan.positions) != 2:
         raise RuleViolation("ACT-33", "a guarded step moves exactly one square")
@@ -1022,6 +1028,8 @@ GM_TOOLBOX = (
     "ability_damage", "restore_ability", "negative_levels", "remove_negative_levels", "add_effect", "end_effect",
     "dismiss", "rest", "wake", "right_yourself", "willing",
 )  # fmt: skip
+#: checks and hazards the GM calls for, and smothering flames (gm_checks.py)
+GM_CHECKS = ("area_effect", "check", "stability_check", "smother")
 
 HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "begin": do_begin,
@@ -1069,4 +1077,6 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "join": do_join,
     "end_combat": do_end_combat,
     **{name: _lazy(f"do_{name}", "gm") for name in GM_TOOLBOX},
+    **{name: _lazy(f"do_{name}", "gm_checks") for name in GM_CHECKS},
+    "impose_cover": _lazy("do_impose_cover", "gm_setup"),
 }

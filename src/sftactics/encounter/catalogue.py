@@ -64,7 +64,7 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("delay", "other", "ACT-71", "delay"),
     ActionInfo("drop an item", "other", "ACT-72", "drop_item"),
     ActionInfo("ready an action", "standard", "ACT-73", "ready", "listed under other actions; costs a standard"),
-    ActionInfo("use a skill", "other", "ACT-74", "first_aid", "first aid (Medicine) only so far"),
+    ActionInfo("use a skill", "other", "ACT-74", "first_aid", "first aid (Medicine); any other task: check"),
 )
 
 

@@ -14,6 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from sftactics.core.errors import CommandError
 from sftactics.core.validation import first_problem
+from sftactics.sf1e import limits as L
+from sftactics.sf1e.limits import CommandSquare, Name
+from sftactics.sf1e.statblock import DiceText
 
 
 class _Cmd(BaseModel):
@@ -41,7 +44,7 @@ class Attack(_Cmd):
     actor: str
     target: str
     weapon: str | None = None
-    square: tuple[int, int] | None = None
+    square: CommandSquare | None = None
     nonlethal: bool = False
     fight_defensively: bool = False
     arc_to: str | None = None
@@ -66,8 +69,8 @@ class Move(_Cmd):
 
     type: Literal["move"] = "move"
     actor: str
-    to: tuple[int, int] | None = None
-    path: tuple[tuple[int, int], ...] | None = None
+    to: CommandSquare | None = None
+    path: tuple[CommandSquare, ...] | None = None
     draw: str | None = None  # draw this weapon as part of the move (BAB +1 or more, ACT-32)
 
 
@@ -76,7 +79,7 @@ class GuardedStep(_Cmd):
 
     type: Literal["guarded_step"] = "guarded_step"
     actor: str
-    to: tuple[int, int]
+    to: CommandSquare
 
 
 class Crawl(_Cmd):
@@ -84,7 +87,7 @@ class Crawl(_Cmd):
 
     type: Literal["crawl"] = "crawl"
     actor: str
-    to: tuple[int, int]
+    to: CommandSquare
 
 
 class Withdraw(_Cmd):
@@ -92,8 +95,8 @@ class Withdraw(_Cmd):
 
     type: Literal["withdraw"] = "withdraw"
     actor: str
-    to: tuple[int, int] | None = None
-    path: tuple[tuple[int, int], ...] | None = None
+    to: CommandSquare | None = None
+    path: tuple[CommandSquare, ...] | None = None
 
 
 class Run(_Cmd):
@@ -101,8 +104,8 @@ class Run(_Cmd):
 
     type: Literal["run"] = "run"
     actor: str
-    to: tuple[int, int] | None = None
-    path: tuple[tuple[int, int], ...] | None = None
+    to: CommandSquare | None = None
+    path: tuple[CommandSquare, ...] | None = None
 
 
 class Charge(_Cmd):
@@ -114,8 +117,8 @@ class Charge(_Cmd):
     actor: str
     target: str
     weapon: str | None = None
-    to: tuple[int, int] | None = None
-    path: tuple[tuple[int, int], ...] | None = None
+    to: CommandSquare | None = None
+    path: tuple[CommandSquare, ...] | None = None
 
 
 class MinimumMove(_Cmd):
@@ -123,7 +126,7 @@ class MinimumMove(_Cmd):
 
     type: Literal["minimum_move"] = "minimum_move"
     actor: str
-    to: tuple[int, int]
+    to: CommandSquare
 
 
 class Reload(_Cmd):
@@ -191,7 +194,7 @@ class ThrowGrenade(_Cmd):
     type: Literal["throw_grenade"] = "throw_grenade"
     actor: str
     weapon: str
-    at: tuple[int, int]
+    at: CommandSquare
 
 
 class AreaSpec(_Cmd):
@@ -200,23 +203,23 @@ class AreaSpec(_Cmd):
     ``toward``)."""
 
     shape: Literal["burst", "emanation", "spread", "cone", "line"]
-    size_ft: int
-    at: tuple[int, int] | None = None
+    size_ft: int = L.feet(..., L.AREA_MAX, "radius or length of the area")
+    at: CommandSquare | None = None
     direction: str | None = None
-    toward: tuple[int, int] | None = None
+    toward: CommandSquare | None = None
 
 
 class SaveSpec(_Cmd):
     type: Literal["fort", "ref", "will"]
-    dc: int
+    dc: int = L.ranged(..., L.DC_MIN, L.DC_MAX, "save DC")
     on_save: Literal["half", "negates", "partial"] = "half"
 
 
 class AttackSpec(_Cmd):
     vs: Literal["eac", "kac"] = "eac"
-    bonus: int
+    bonus: int = L.ranged(..., L.ATTACK_MIN, L.ATTACK_MAX, "attack bonus")
     ranged: bool = True
-    range_ft: int = 0
+    range_ft: int = L.feet(0, L.RANGE_MAX, "range increment")
 
 
 class UseAbility(_Cmd):
@@ -236,10 +239,10 @@ class UseAbility(_Cmd):
     area: AreaSpec | None = None
     attack: AttackSpec | None = None
     save: SaveSpec | None = None
-    damage: str | None = None
-    heal: str | None = None  # Hit Points restored to the target (a roll such as "1d8+4"; INJ-18)
-    uses: int | None = Field(None, ge=0)  # uses in this fight (a spell's slots, daily uses); None: unlimited
-    pool: str | None = None  # uses shared with other abilities of this pool (spell slots of one level); default: name
+    damage: DiceText | None = None
+    heal: DiceText | None = None  # Hit Points restored to the target (a roll such as "1d8+4"; INJ-18)
+    uses: int | None = Field(None, ge=0, le=100)  # uses in this fight (spell slots, daily uses); None: unlimited
+    pool: str | None = Field(None, max_length=80)  # uses shared by the abilities of one pool; default: the name
     conditions: tuple[dict[str, object], ...] = ()
     provokes: bool | None = None
 
@@ -257,11 +260,11 @@ class ManeuverCmd(_Cmd):
     weapon: str | None = None
     condition: str | None = None
     item: str | None = None
-    to: tuple[int, int] | None = None
+    to: CommandSquare | None = None
     full_action: bool = False
-    drag_to: tuple[int, int] | None = None
-    hardness: int = 0
-    hp: int = 10
+    drag_to: CommandSquare | None = None
+    hardness: int = L.ranged(0, 0, L.HARDNESS_MAX, "the object's hardness")
+    hp: int = L.ranged(10, 1, L.AMOUNT_MAX, "the object's Hit Points")
 
 
 class Escape(_Cmd):
@@ -271,8 +274,8 @@ class Escape(_Cmd):
     type: Literal["escape"] = "escape"
     actor: str
     method: Literal["grapple", "acrobatics"] = "grapple"
-    dc: int | None = None
-    bonus: int | None = None
+    dc: int | None = L.ranged(None, L.DC_MIN, L.DC_MAX, "escape DC")
+    bonus: int | None = L.ranged(None, L.SKILL_MIN, L.SKILL_MAX, "Acrobatics bonus")
 
 
 class RemoveDirtyTrick(_Cmd):
@@ -309,7 +312,7 @@ class Feint(_Cmd):
     type: Literal["feint"] = "feint"
     actor: str
     target: str
-    bluff: int | None = None
+    bluff: int | None = L.ranged(None, L.SKILL_MIN, L.SKILL_MAX, "Bluff bonus")
 
 
 class CoupDeGrace(_Cmd):
@@ -410,7 +413,7 @@ class FirstAid(_Cmd):
     type: Literal["first_aid"] = "first_aid"
     actor: str
     target: str
-    bonus: int | None = None
+    bonus: int | None = L.ranged(None, L.SKILL_MIN, L.SKILL_MAX, "Medicine bonus")
 
 
 # ---------------------------------------------------------------- GM commands (any time)
@@ -419,8 +422,8 @@ class Damage(_Cmd):
 
     type: Literal["damage"] = "damage"
     target: str
-    amount: int | None = None
-    roll: str | None = None
+    amount: int | None = L.ranged(None, 0, L.AMOUNT_MAX, "damage")
+    roll: DiceText | None = None
     nonlethal: bool = False
 
 
@@ -429,8 +432,8 @@ class Heal(_Cmd):
 
     type: Literal["heal"] = "heal"
     target: str
-    hp: int = 0
-    sp: int = 0
+    hp: int = L.ranged(0, 0, L.AMOUNT_MAX, "Hit Points healed")
+    sp: int = L.ranged(0, 0, L.AMOUNT_MAX, "Stamina Points recovered")
 
 
 class AddCondition(_Cmd):
@@ -439,8 +442,8 @@ class AddCondition(_Cmd):
     type: Literal["add_condition"] = "add_condition"
     target: str
     condition: str
-    rounds: int | None = None
-    value: str | None = None
+    rounds: int | None = L.ranged(None, 1, L.ROUNDS_MAX, "rounds")
+    value: DiceText | None = None
 
 
 class RemoveCondition(_Cmd):
@@ -456,11 +459,11 @@ class Join(_Cmd):
     order (CF-06). ``statblock`` is a bundled creature's name or a stat block written inline."""
 
     type: Literal["join"] = "join"
-    id: str
-    side: str
+    id: Name
+    side: Name
     statblock: str | dict[str, object]
-    at: tuple[int, int] | None = None
-    initiative: int | None = None
+    at: CommandSquare | None = None
+    initiative: int | None = L.ranged(None, L.INIT_MIN, L.INIT_MAX, "initiative count")
 
 
 class EndCombat(_Cmd):
@@ -598,6 +601,104 @@ class Willing(_Cmd):
     willing: bool = True
 
 
+# ---------------------------------------------------------------- the GM's toolbox: checks and hazards (gm_checks.py)
+class HazardCondition(_Cmd):
+    """A condition an area effect gives each creature it reaches: ``name`` as in docs/conditions.md, for
+    ``rounds`` rounds counted by initiative count (CF-14) or until removed, with a ``value`` for a condition
+    that has an amount (``burning`` "1d4 fire")."""
+
+    name: str
+    rounds: int | None = Field(None, ge=1, le=100_000)
+    value: str | None = None
+
+
+class AreaEffect(_Cmd):
+    """An area effect with no creature using it (a trap, an explosion, a collapsing ceiling) goes off from a
+    point (EFF-01..08). ``area``: the template as for ``use_ability`` (burst or spread from the grid point
+    ``at``; an emanation from ``at``; a cone from ``at`` toward ``direction``; a line from ``at`` toward the
+    square ``toward``), ``size_ft`` 5 to 1000. ``save``: ``{type, dc, on_save}`` (half, negates or partial,
+    SV-09). ``damage``: dice rolled once for everyone, such as "4d6 F" (DMG-14 halves it for a success).
+    ``conditions``: ``{name, rounds?, value?}``, given to each creature that fails its save (or to all, with
+    no save), for ``rounds`` rounds (CF-14) if given. Every creature inside saves on its own, with the cover
+    between the point and it added to a Reflex save (MOD-08); a creature the point has no line of effect to
+    is not in the area (EFF-36), and total cover keeps it out (MOD-14). ``name`` labels the effect in the
+    log."""
+
+    type: Literal["area_effect"] = "area_effect"
+    area: AreaSpec
+    name: str = Field("hazard", min_length=1, max_length=80)
+    save: SaveSpec | None = None
+    damage: str | None = None
+    conditions: tuple[HazardCondition, ...] = ()
+
+
+class CheckTerm(_Cmd):
+    """A situational modifier to a check: its ``value``, a ``label`` and a bonus ``type`` for stacking
+    (BON-01..13)."""
+
+    value: int = Field(ge=-100, le=100)
+    label: str = Field("GM", min_length=1, max_length=80)
+    type: Literal["untyped", "circumstance", "divine", "enhancement", "insight", "luck", "morale", "racial"] = "untyped"
+
+
+class Check(_Cmd):
+    """A check the GM calls for (GEN-01): ``target`` rolls a ``skill`` check (its printed bonus, or ``bonus``
+    when the stat block lists none), an ``ability`` check (GEN-02) or a saving throw ``save`` (fort, ref,
+    will; natural 1 and 20 decide it, SV-02), exactly one of the three, against ``dc``; conditions,
+    ability damage and negative levels apply as to any such roll, and ``modifiers`` (``{value, label?,
+    type?}``, stacked by bonus type) add the situation's.
+    ``action`` (none, swift, move, standard, full) is what the task costs: during the target's own turn it is
+    spent from that turn (refused naming the rule when none is left: ACT-02, ACT-03, CF-09...); at any
+    other time nothing is spent. ``what`` names the task in the log."""
+
+    type: Literal["check"] = "check"
+    target: str
+    dc: int = Field(ge=-100, le=1000)
+    skill: str | None = Field(None, min_length=1, max_length=40)
+    ability: AbilityName | None = None
+    save: Literal["fort", "ref", "will"] | None = None
+    bonus: int | None = Field(None, ge=-100, le=200)
+    modifiers: tuple[CheckTerm, ...] = ()
+    action: Literal["none", "swift", "move", "standard", "full"] = "none"
+    what: str | None = Field(None, min_length=1, max_length=120)
+
+
+class StabilityCheck(_Cmd):
+    """The hourly Constitution check of a creature unconscious and stable at 0 HP without the Resolve to stay
+    in the fight (INJ-13): 20 or more, it wakes with 1 HP; 10 to 19, it stays stable until the next hour's
+    check; 9 or less, it dies. ``hour`` (1 to 8) is which hour's check this is: a creature still stable after
+    the eighth wakes with 1 HP per character level. ``healer``: a combatant tending it, who first attempts a
+    DC 15 Medicine check (its printed Medicine bonus, or ``medicine_bonus``): on a success the Constitution
+    check gets +2 and a result under 10 counts as 10."""
+
+    type: Literal["stability_check"] = "stability_check"
+    target: str
+    hour: int = Field(1, ge=1, le=8)
+    healer: str | None = None
+    medicine_bonus: int | None = Field(None, ge=-100, le=200)
+
+
+class Smother(_Cmd):
+    """A burning creature rolls on the ground or otherwise smothers the flames: a full action for a new
+    Reflex save against the burning DC with +4, plus +2 per earlier consecutive attempt; success ends the
+    burning (CON-05). It is an extra attempt: the end-of-turn save still comes if the fire burns on."""
+
+    type: Literal["smother"] = "smother"
+    actor: str
+
+
+class ImposeCover(_Cmd):
+    """The GM gives ``target`` cover (MOD-12 partial and MOD-13 improved are GM calls; MOD-08 cover; MOD-14
+    total): against the creatures in ``against`` (everyone when empty), for ``rounds`` rounds or until ended.
+    Attacks use it when it beats the map's cover; ``cover: none`` ends it (for those ``against`` if given)."""
+
+    type: Literal["impose_cover"] = "impose_cover"
+    target: str
+    cover: Literal["none", "partial", "cover", "improved", "total"]
+    against: tuple[str, ...] = ()
+    rounds: int | None = Field(None, ge=1, le=100_000)
+
+
 Command = Annotated[
     Begin
     | Attack
@@ -653,7 +754,12 @@ Command = Annotated[
     | Rest
     | Wake
     | RightYourself
-    | Willing,
+    | Willing
+    | AreaEffect
+    | Check
+    | StabilityCheck
+    | Smother
+    | ImposeCover,
     Field(discriminator="type"),
 ]
 

@@ -15,7 +15,7 @@ from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import RuleViolation, SftError
 from sftactics.dice import parse, roll
 from sftactics.dice.source import DiceSource
-from sftactics.encounter import reactions, space
+from sftactics.encounter import gm_setup, reactions, space
 from sftactics.encounter.commands import AreaSpec, SaveSpec, ThrowGrenade, UseAbility
 from sftactics.encounter.events import AttackMade, CheckMade, CombatantChanged
 from sftactics.encounter.outcomes import AttackData, breakdown_data, check_data, damage_data
@@ -36,11 +36,13 @@ from sftactics.sf1e.state import ConditionInstance, Creature
 Point = tuple[int, int]
 
 
-def build_area(tx: Tx, user: Combatant, spec: AreaSpec) -> grid_areas.Area:
+def build_area(tx: Tx, user: Combatant | None, spec: AreaSpec) -> grid_areas.Area:
+    """The squares of ``spec``; a cone or a line used by a creature starts at a corner of its space. With no
+    ``user`` (a trap, an explosion) every shape starts at the point ``at``."""
     grid = tx.state.grid
     if grid is None:
         raise RuleViolation("EFF-01", "area effects need a map")
-    fp = space.footprint(user)
+    fp = space.footprint(user) if user is not None else None
     try:
         if spec.shape == "emanation":
             origin = fp if spec.at is None else spec.at
@@ -104,6 +106,12 @@ def area_effect(
                 tx.note(f"{cid} has total cover from the origin: unaffected (MOD-14)", "MOD-14")
                 continue
             extra = cv.reflex_terms if save is not None and save.type == "ref" else ()
+            gm = gm_setup.imposed(s, cid, None)  # cover the GM imposed against everyone
+            if gm_setup.wins(gm, cv.kind):
+                if gm is CoverKind.TOTAL:
+                    tx.note(f"{cid} has total cover imposed by the GM: unaffected (MOD-14)", "MOD-14")
+                    continue
+                extra = gm_setup.imposed_terms(gm)[1] if save is not None and save.type == "ref" else ()
         success = False
         if save is not None:
             r = saves.saving_throw(target.creature, save.type, save.dc, tx.dice, extra=extra, options=s.options)
@@ -204,6 +212,12 @@ def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
                        critical=False, damage=None, result=data, notes=throw.lines))  # fmt: skip
     a = weapon.area
     area = grid_areas.burst(grid, point, a.size_ft)
+    if a.cloud is not None:
+        from sftactics.encounter import clouds
+
+        clouds.start(tx, c.id, weapon.name, area, a.cloud)
+        if not a.riders and not any(t.count for p in weapon.damage_expr.parts for t in p.terms):
+            return  # nothing else: no damage, no conditions, no saves
     dc = grenade_save_dc(c.creature, weapon)
     save = (
         SaveSpec(type=a.save or "ref", dc=dc, on_save=a.on_save if a.on_save != "none" else "half") if a.save else None

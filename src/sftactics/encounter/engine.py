@@ -28,7 +28,8 @@ from sftactics.encounter.tx import ReactionDecider, Tx
 #: Commands a GM may send at any time (no actor, no turn order).
 GM_COMMANDS = frozenset({"damage", "heal", "add_condition", "remove_condition", "end_combat", "trigger", "join",
                          "ability_damage", "restore_ability", "negative_levels", "remove_negative_levels",
-                         "add_effect", "end_effect", "rest", "willing"})  # fmt: skip
+                         "add_effect", "end_effect", "rest", "willing", "area_effect", "check",
+                         "stability_check", "impose_cover"})  # fmt: skip
 #: GM commands that still work once the combat is over: the fight's aftermath is the GM's too
 AFTER_THE_END = GM_COMMANDS - {"end_combat", "trigger", "join"}
 
@@ -61,6 +62,7 @@ def step(state: Encounter, command: Command, dice: DiceSource, *, decide: Reacti
             restraint.check(me, command)  # grappled, pinned, panicked: refused naming the condition
     HANDLERS[command.type](tx, command, Ctx())
     hands.drop_forced(tx)  # panicked and stunned creatures drop what they hold
+    footing.settle_recovered(tx, state)
     footing.refresh_squeezing(tx)
     perception.refresh(tx)
     flow.check_end(tx)
@@ -187,7 +189,9 @@ class Fight:
             head = json.loads(lines[0])
             start = Encounter.model_validate(head["start"])
             seed = head.get("seed")
-        except (json.JSONDecodeError, KeyError, ValidationError) as e:
+            if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+                raise TypeError("seed")
+        except (json.JSONDecodeError, KeyError, ValidationError, TypeError, AttributeError, RecursionError) as e:
             raise FileFormatError(
                 name, "line 1", f"a header with 'start' and 'seed' ({e.__class__.__name__})"
             ) from None
@@ -198,13 +202,16 @@ class Fight:
                 rec = json.loads(line)
                 cmd = parse_command(rec["command"])
                 evs = [EVENT_ADAPTER.validate_python(e) for e in rec["events"]]
-            except (json.JSONDecodeError, KeyError, ValidationError, CommandError) as e:
+            except (json.JSONDecodeError, KeyError, ValidationError, CommandError, TypeError, RecursionError) as e:
                 raise FileFormatError(
                     name, f"line {i}", f"a command with its events ({e.__class__.__name__})"
                 ) from None
             fight.commands.append(cmd)
             fight.events.append(evs)
-        fight.state = replay(start, fight.all_events())
+        try:
+            fight.state = replay(start, fight.all_events())
+        except (SftError, KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
+            raise FileFormatError(name, "", f"events that replay from the starting state ({e})") from None
         rolled = [d for e in fight.all_events() if e.type == "dice_rolled" for d in e.dice]
         fight.dice = _seeded_after(seed if seed is not None else 0, [(d[0], d[2]) for d in rolled])
         return fight

@@ -31,6 +31,7 @@ from sftactics.encounter.state import (
     Encounter,
     ReadiedAction,
     Slot,
+    Zone,
 )
 from sftactics.sf1e.state import CreatureState
 
@@ -193,8 +194,11 @@ class CheckMade(_Ev):
 
 
 class EffectStarted(_Ev):
+    """A timed effect started; ``zone``: the patch of the map it changes while it lasts (a smoke cloud)."""
+
     type: Literal["effect_started"] = "effect_started"
     effect: Effect
+    zone: Zone | None = None
 
 
 class EffectEnded(_Ev):
@@ -379,11 +383,13 @@ def _nothing(s: Encounter, e: Any) -> Encounter:
 
 
 def _effect_started(s: Encounter, e: EffectStarted) -> Encounter:
-    return s.model_copy(update={"effects": (*s.effects, e.effect), "next_effect_id": e.effect.id + 1})
+    zones = s.zones if e.zone is None else (*s.zones, e.zone)
+    return s.model_copy(update={"effects": (*s.effects, e.effect), "next_effect_id": e.effect.id + 1, "zones": zones})
 
 
 def _effect_ended(s: Encounter, e: EffectEnded) -> Encounter:
-    return s.model_copy(update={"effects": tuple(x for x in s.effects if x.id != e.effect_id)})
+    effects = tuple(x for x in s.effects if x.id != e.effect_id)
+    return s.model_copy(update={"effects": effects, "zones": tuple(z for z in s.zones if z.effect != e.effect_id)})
 
 
 def _readied(s: Encounter, e: Readied) -> Encounter:

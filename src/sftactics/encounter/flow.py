@@ -111,7 +111,7 @@ def _break_ties(tx: Tx, tied: list[str], roll_offs: dict[str, list[int]]) -> lis
 
 
 def begin(tx: Tx, *, roll_awareness: bool = False) -> None:
-    from sftactics.encounter import perception
+    from sftactics.encounter import gm_setup, perception
     from sftactics.encounter.events import AwarenessChanged
 
     s = tx.state
@@ -122,6 +122,7 @@ def begin(tx: Tx, *, roll_awareness: bool = False) -> None:
         perception.roll_surprise(tx)
     elif s.track_awareness:
         perception.refresh(tx, force=True)
+    gm_setup.awareness_at_begin(tx, rolled=roll_awareness)  # the scenario's pairs (issue 15)
     s = tx.state
     surprise = surprise_round(s) and s.start_at is None
     for cid in s.combatants:
@@ -138,6 +139,7 @@ def begin(tx: Tx, *, roll_awareness: bool = False) -> None:
         tx.note("surprise round: aware combatants take a standard or a move action, plus a swift action (CF-09)")
     else:
         tx.emit(RoundStarted(round=1))
+    gm_setup.effects_at_begin(tx)  # grapples under way, imposed cover
     advance(tx)
 
 

@@ -6,6 +6,8 @@
   so an attack of opportunity on a creature in a crawlspace meets its lowered AC.
 * :func:`blind_move_allowed` rolls a blinded mover's Acrobatics check before a move of more than half its speed;
   on a failure the mover falls prone where it stands and does not move.
+* :func:`settle_recovered` applies the option ``shared_square_on_recovery`` to a creature that stops being
+  helpless while another stands in its square (MOV-16).
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sftactics.encounter import space
-from sftactics.encounter.events import CheckMade
+from sftactics.encounter.events import CheckMade, Moved
 from sftactics.encounter.outcomes import check_data
-from sftactics.encounter.state import Combatant, Expiry
+from sftactics.encounter.state import Combatant, Encounter, Expiry
 from sftactics.encounter.tx import Tx
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.space import Size
 from sftactics.grid.squeezing import has_narrow_squares, squeezed_at
+from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import movement_rules as mr
 
 
@@ -88,3 +91,44 @@ def blind_move_allowed(tx: Tx, cid: str, moved_ft: int) -> bool:
     if res.fell:
         tx.creature(cid, res.creature, [f"{cid} falls prone (CON-03)"])
     return not res.fell
+
+
+def settle_recovered(tx: Tx, before: Encounter) -> None:
+    """A creature may end its move in a helpless creature's square (MOV-16). When the helpless one recovers,
+    the default (``share_until_moved``) lets the two share the square until one of them moves; with
+    ``nearest_free`` the one that recovered is set down at once in the nearest square it may stand on (no
+    movement, no attacks of opportunity). Nothing happens when no square is free on the map."""
+    grid = tx.state.grid
+    if grid is None or tx.state.options.shared_square_on_recovery != "nearest_free":
+        return
+    for cid, was in before.combatants.items():
+        c = tx.state.combatants.get(cid)
+        if c is None or c.position is None or "helpless" not in cond.active(was.creature):
+            continue
+        if "helpless" in cond.active(c.creature) or c.creature.has("dead") or c.fled:
+            continue
+        fp = space.footprint(c)
+        if fp is None or space.occupant(tx.state, c, fp) is None:
+            continue
+        to = _nearest_free(tx, c, c.position)
+        if to is None:
+            continue
+        tx.emit(Moved(id=cid, path=(c.position, to), cost_ft=0, kind="settle", verb="is set down",
+                      rule="MOV-16"))  # fmt: skip
+
+
+def _nearest_free(tx: Tx, c: Combatant, at: tuple[int, int]) -> tuple[int, int] | None:
+    """The free square nearest ``at`` (by grid distance, then row, then column) where ``c`` may be put down."""
+    grid = tx.state.grid
+    assert grid is not None
+    for ring in range(1, max(grid.width, grid.height)):
+        ring_squares = sorted(
+            (max(abs(dx), abs(dy)), at[1] + dy, at[0] + dx)
+            for dx in range(-ring, ring + 1)
+            for dy in range(-ring, ring + 1)
+            if max(abs(dx), abs(dy)) == ring
+        )
+        for _, y, x in ring_squares:
+            if space.placement_problem(tx.state, c, (x, y)) is None:
+                return (x, y)
+    return None

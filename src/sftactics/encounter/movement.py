@@ -142,6 +142,9 @@ def plan(
             blocker = _blocker_at(state, c, to)
             if blocker is not None:
                 raise RuleViolation("MOV-16", f"{c.id} cannot end its move in {blocker}'s square")
+            cannot = space.placement_problem(state, c, to, among=())  # off the map, a wall, an object: say which
+            if cannot is not None:
+                raise RuleViolation(rule, cannot[1])
             # why not: the same goal with a looser budget (enough to tell a halved speed or doubled costs)
             anyhow = find_path(grid, c.position, to, mover, occupants=occ, budget_ft=max(4 * budget, 60),
                                diagonals_before=c.diagonals)  # fmt: skip

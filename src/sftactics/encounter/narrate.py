@@ -81,10 +81,7 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
         case ev.AwarenessChanged():
             if not verbose:
                 return []
-            out = []
-            for k, v in sorted(e.changes.items()):
-                o, t = k.split(">", 1)
-                out.append(f"  awareness: {o} -> {t}: {Awareness(v).text}")
+            out = awareness_lines(e.changes)
             out += [f"  {k.split('>', 1)[1]} no longer hides from {k.split('>', 1)[0]}" for k in e.unhide]
             return out
         case ev.InitiativeChanged():
@@ -94,6 +91,37 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
         case ev.CombatEnded():
             return ["", f"Combat over in round {e.round}: {e.winner or 'nobody'} wins ({e.reason})"]
     return []
+
+
+_AWARE_WORDS = {
+    Awareness.OBSERVING: "sees {}",
+    Awareness.AWARE_OF_LOCATION: "knows where {} {} but cannot see {}",
+    Awareness.AWARE_OF_PRESENCE: "knows {} {} near but not where",
+    Awareness.UNAWARE: "is unaware of {}",
+}
+
+
+def awareness_lines(changes: dict[str, int]) -> list[str]:
+    """One line per observer: whom it now sees, locates, senses or has lost (SEN-03..07)."""
+    by_observer: dict[str, dict[Awareness, list[str]]] = {}
+    for k, v in sorted(changes.items()):
+        o, t = k.split(">", 1)
+        by_observer.setdefault(o, {}).setdefault(Awareness(v), []).append(t)
+    out = []
+    for o, states in by_observer.items():
+        parts = []
+        for state in sorted(states, reverse=True):
+            names = states[state]
+            who = ", ".join(names)
+            verb, pron = ("are", "them") if len(names) > 1 else ("is", "it")
+            if state is Awareness.AWARE_OF_LOCATION:
+                parts.append(_AWARE_WORDS[state].format(who, verb, pron))
+            elif state is Awareness.AWARE_OF_PRESENCE:
+                parts.append(_AWARE_WORDS[state].format(who, verb))
+            else:
+                parts.append(_AWARE_WORDS[state].format(who))
+        out.append(f"  {o} {'; '.join(parts)}")
+    return out
 
 
 # ---------------------------------------------------------------- the explanation of one event
@@ -278,6 +306,9 @@ def move_lines(m: ev.Moved) -> list[str]:
         return [f"{m.id} drags {m.by} along: {_path(m.path)} ({m.rule or 'MAN-10'})"]
     if m.kind == "dragged":
         return [f"{m.id} is dragged by {m.by} to {end[0]},{end[1]} ({m.rule or 'MAN-10'})"]
+    if m.kind == "settle":
+        return [f"{m.id} recovers in a shared square and takes the nearest free one, {end[0]},{end[1]} "
+                f"({m.rule or 'MOV-16'}; option shared_square_on_recovery)"]  # fmt: skip
     if m.part > 0:
         return [f"{m.id} {m.kind}s on: {_path(m.path)}"]
     if m.budget_ft is None:

@@ -17,7 +17,7 @@ from sftactics.encounter import threat as threat_
 from sftactics.encounter.events import ActionSpent, Note
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
-from sftactics.grid.cover import can_make_attack_of_opportunity
+from sftactics.grid.cover import CoverKind, can_make_attack_of_opportunity
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e.statblock import Weapon
 
@@ -59,6 +59,10 @@ def can_take_aoo(state: Encounter, reactor: Combatant, provoker: Combatant) -> t
     grid = state.grid
     if grid is not None and fr is not None and fp is not None and not can_make_attack_of_opportunity(grid, fr, fp):
         return False, f"{provoker.id} has cover from {reactor.id} (MOD-09)"
+    from sftactics.encounter import gm_setup
+
+    if gm_setup.imposed(state, provoker.id, reactor.id) >= CoverKind.PARTIAL:
+        return False, f"{provoker.id} has cover from {reactor.id}, imposed by the GM (MOD-09)"
     return True, ""
 
 

@@ -6,14 +6,14 @@ Fights without a map (or combatants without positions) skip the geometric checks
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sftactics.core.breakdown import Term
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import geometry
 from sftactics.grid.concealment import ConcealmentResult, concealment
-from sftactics.grid.cover import CoverKind, CoverResult, cover
+from sftactics.grid.cover import CoverKind, CoverResult, cover, cover_words
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import Feature
 from sftactics.grid.space import Body, Size, footprint_side, is_sub_square, reach_covers
@@ -146,7 +146,7 @@ def attack_geometry(
     policy weighing many hypothetical attacks wants)."""
     fa, fb = footprint(attacker), footprint(target)
     if fa is None or fb is None:
-        return Geometry()
+        return _with_imposed_cover(state, attacker, target, Geometry())
     attack_terms: list[Term] = []
     ac_terms: list[Term] = []
     notes: list[str] = []
@@ -177,7 +177,7 @@ def attack_geometry(
         ac_terms += list(cv.ac_terms)
         cover_kind = cv.kind.name.lower()
         if cv.kind is not CoverKind.NONE:
-            notes.append(f"{target.id} has {cv.kind.name.lower()} cover ({cv.rule})")
+            notes.append(f"{target.id} has {cover_words(cv.kind)} ({cv.rule})")
         cc = concealment_between(state, attacker, fa, fb, melee=melee)
         if cc is not None and cc.miss_chance:
             miss, why = cc.miss_chance, f"{cc.reason}, {cc.rule}"
@@ -189,7 +189,24 @@ def attack_geometry(
             attack_terms += list(fl.terms)
             flanked = True
             notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
-    return Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why, cover_kind, flanked, *rng)
+    geo = Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why, cover_kind, flanked, *rng)
+    return _with_imposed_cover(state, attacker, target, geo)
+
+
+def _with_imposed_cover(state: Encounter, attacker: Combatant, target: Combatant, geo: Geometry) -> Geometry:
+    """The geometry with the cover the GM imposes on ``target`` against ``attacker``, when it beats the map's
+    (``gm_setup``); total cover refuses the attack (MOD-14)."""
+    from sftactics.encounter import gm_setup
+
+    kind = gm_setup.imposed(state, target.id, attacker.id)
+    if not gm_setup.wins(kind, CoverKind[geo.cover.upper()]):
+        return geo
+    if kind is CoverKind.TOTAL:
+        raise RuleViolation("MOD-14", f"{target.id} has total cover from {attacker.id} (imposed by the GM)")
+    ac_terms = tuple(t for t in geo.ac_terms if t.source != "cover") + gm_setup.imposed_terms(kind)[0]
+    notes = tuple(n for n in geo.notes if " cover (" not in n)
+    notes += (f"{target.id} has {cover_words(kind)} imposed by the GM ({gm_setup.rule_of(kind)})",)
+    return replace(geo, ac_terms=ac_terms, notes=notes, cover=kind.name.lower())
 
 
 def placement_problem(
@@ -204,14 +221,19 @@ def placement_problem(
     fp = Footprint(at[0], at[1], footprint_side(size))
     if grid is None:
         return None
+    if not grid.in_bounds(at):
+        edge = f"x 0..{grid.width - 1}, y 0..{grid.height - 1}"
+        return "MOV-01", f"{at[0]},{at[1]} is off the {grid.width}x{grid.height} map ({edge})"
     if not grid.fits(fp):
-        return "MOV-01", f"{c.id} does not fit on the {grid.width}x{grid.height} map at {at}"
+        return "MOV-01", f"{c.id} does not fit on the {grid.width}x{grid.height} map at {at[0]},{at[1]}"
     for sq in fp.squares:
         f = grid.features(sq)
-        if f & (Feature.SOLID | Feature.COVER):
-            return "MOV-01", f"{sq} is a wall or an object: {c.id} cannot stand there"
+        if f & Feature.SOLID:
+            return "MOV-01", f"{sq[0]},{sq[1]} is a wall: {c.id} cannot stand there"
+        if f & Feature.COVER:
+            return "MOV-01", f"{sq[0]},{sq[1]} holds an object: {c.id} cannot stand there"
         if f & Feature.IMPASSABLE and not c.creature.stat.speed.get("fly"):
-            return "MOV-01", f"{sq} is impassable ground: {c.id} cannot stand there"
+            return "MOV-01", f"{sq[0]},{sq[1]} is impassable ground: {c.id} cannot stand there"
     other = occupant(state, c, fp, among=among)
     if other is not None:
         return "MOV-16", f"{c.id} cannot be put on {other}'s square"

@@ -119,6 +119,7 @@ class Combatant(_Model):
     confused_by: str | None = None  # the last creature that attacked it while confused (CON-06)
     one_hand_grip: tuple[str, ...] = ()  # held two-handed weapons gripped in one hand (ACT-40): not wielded
     on_ground: dict[str, list[int]] = Field(default_factory=dict)  # its thrown weapons lying at [x, y] (ACT-34)
+    gravity: Literal["zero", "low", "normal", "high"] | None = None  # its own surroundings' gravity (None: the map's)
     uses_spent: dict[str, int] = Field(default_factory=dict)  # limited abilities used, per pool (SPA-02)
 
     @property
@@ -151,6 +152,43 @@ class StartAt(_Model):
     acted: tuple[str, ...] = ()
 
 
+class StartGrapple(_Model):
+    """A grapple already under way when the fight begins: ``grappler`` holds ``target`` (pinned or grappled)."""
+
+    grappler: str
+    target: str
+    pinned: bool = False
+
+
+class ImposedCover(_Model):
+    """Cover the GM gives a creature (MOD-12, MOD-13: a GM call): its degree, the attackers it counts against
+    (everyone when empty) and how many rounds it lasts (until ended when None)."""
+
+    target: str
+    cover: Literal["partial", "cover", "improved", "total"]
+    against: tuple[str, ...] = ()
+    rounds: int | None = Field(None, ge=1, le=100_000)
+
+
+class StartSetup(_Model):
+    """What a scenario sets up that takes hold when ``begin`` starts the fight: awareness per pair
+    ("observer>target" -> ``sf1e.senses.Awareness``), grapples under way and cover the GM imposes."""
+
+    awareness: dict[str, int] = Field(default_factory=dict)
+    grapples: tuple[StartGrapple, ...] = ()
+    cover: tuple[ImposedCover, ...] = ()
+
+
+class Zone(_Model):
+    """A patch of the battlefield changed for a while (a smoke cloud): ``feature`` (a map feature word, e.g.
+    ``conceal``) added to ``squares`` for as long as effect ``effect`` lasts."""
+
+    effect: int
+    name: str
+    feature: Literal["conceal", "obscure"] = "conceal"
+    squares: tuple[Square, ...] = ()
+
+
 class CombatResult(_Model):
     winner: str | None
     reason: str
@@ -174,6 +212,8 @@ class Encounter(_Model):
     track_awareness: bool = True  # per-pair awareness (SEN-05..10) decides what may be targeted
     awareness: dict[str, int] = Field(default_factory=dict)  # "observer>target" -> sf1e.senses.Awareness
     hiding: frozenset[str] = frozenset()  # "observer>target": the target hides from that observer (Stealth)
+    setup: StartSetup | None = None  # what the scenario sets up for ``begin`` (awareness, grapples, cover)
+    zones: tuple[Zone, ...] = ()  # smoke clouds and the like: features added to the map while they last
 
     # ------------------------------------------------------------------ lookups
     def get(self, cid: str) -> Combatant:
@@ -237,7 +277,11 @@ class Encounter(_Model):
     @property
     def grid(self) -> Any:
         """The parsed map (a ``sftactics.grid.map.GridMap``), or None for a fight without a map."""
-        return None if self.map is None else _parsed_map(self.map)
+        if self.map is None:
+            return None
+        if not self.zones:
+            return _parsed_map(self.map)
+        return _zoned_map(self.map, tuple((z.feature, z.squares) for z in self.zones))
 
     def to_json(self) -> str:
         return self.model_dump_json()
@@ -248,3 +292,15 @@ def _parsed_map(text: str) -> Any:
     from sftactics.grid.map import parse_map
 
     return parse_map(text).map
+
+
+@lru_cache(maxsize=64)
+def _zoned_map(text: str, zones: tuple[tuple[str, tuple[Square, ...]], ...]) -> Any:
+    """The map with the zones' features added (squares off the map are left out)."""
+    from sftactics.grid.map import FEATURE_WORDS
+
+    grid = _parsed_map(text)
+    for word, squares in zones:
+        inside = [sq for sq in squares if grid.in_bounds(sq)]
+        grid = grid.with_features(inside, FEATURE_WORDS[word])
+    return grid

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from sftactics.core.breakdown import BonusType, Term
 from sftactics.core.errors import RuleViolation
-from sftactics.encounter import hands, space, timing
+from sftactics.encounter import gm_setup, hands, space, timing
 from sftactics.encounter.commands import (
     CoupDeGrace,
     CoveringFire,
@@ -149,7 +149,7 @@ def do_maneuver(tx: Tx, cmd: ManeuverCmd, ctx: Any) -> None:
         free_hand=hands.free_hands(c) >= 1,
         holding=holding(tx.state, c.id),
         full_action=cmd.full_action,
-        zero_gravity=tx.state.gravity == "zero",
+        zero_gravity=gm_setup.zero_gravity(tx.state, t.id),  # the defender's surroundings (a trip)
         options=tx.state.options,
     )
     _h("_spend")(tx, c, kind, f"{cmd.kind.replace('_', ' ')} {t.id}", "MAN-01", ctx, slot)
@@ -424,8 +424,8 @@ def do_coup_de_grace(tx: Tx, cmd: CoupDeGrace, ctx: Any) -> None:
         raise RuleViolation("ACT-51", f"a coup de grace needs an adjacent target; {t.id} is not adjacent")
     slot = _h("_slot")(tx, c, "full", "coup de grace", ctx)
     ictx = injury.InjuryContext(round=tx.state.timeline.round, own_turn=False)
-    r = actions_rules.coup_de_grace(c.creature, t.creature, weapon, tx.dice, zero_gravity=tx.state.gravity == "zero",
-                                    ctx=ictx)  # fmt: skip
+    r = actions_rules.coup_de_grace(c.creature, t.creature, weapon, tx.dice,
+                                    zero_gravity=gm_setup.zero_gravity(tx.state, t.id), ctx=ictx)  # fmt: skip
     _h("_spend")(tx, c, "full", f"coup de grace on {t.id}", "ACT-51", ctx, slot)
     dmg = damage_data(r.damage_roll, r.damage, r.injury, t.creature, kind="attack", options=tx.state.options)
     data = AttackData(kind="coup_de_grace", attacker=c.id, target=t.id, weapon=weapon.name,

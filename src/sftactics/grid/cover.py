@@ -91,6 +91,11 @@ class LineVerdict:
     reason: str
 
 
+def cover_words(kind: CoverKind) -> str:
+    """The kind of cover in words: ``cover``, ``partial cover``, ``improved cover`` ... (never "cover cover")."""
+    return "cover" if kind is CoverKind.COVER else f"{kind.name.lower()} cover"
+
+
 @dataclass(frozen=True, slots=True)
 class CoverResult:
     """The target's cover against one attacker. ``corner`` is the attacker's chosen corner (None when the

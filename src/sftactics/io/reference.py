@@ -65,6 +65,7 @@ def commands_markdown() -> str:
     import typing
 
     from sftactics.encounter import commands as c
+    from sftactics.play.verbs import verb_for
 
     union = typing.get_args(typing.get_args(c.Command)[0])
     lines = [
@@ -74,9 +75,10 @@ def commands_markdown() -> str:
         "list of these mappings (`sftactics run SCENARIO --commands FILE`); the Python API takes the same models",
         "(`sftactics.encounter.commands`). Commands with an `actor` must come on that combatant's turn; the",
         "others are the GM's and may come at any time. A refused command changes nothing and names its rule.",
+        "At the table (`sftactics play`, docs/play.md) each has a short verb, in the second column.",
         "",
-        "| type | fields | what it does |",
-        "|---|---|---|",
+        "| type | at the table | fields | what it does |",
+        "|---|---|---|---|",
     ]
     for model in union:
         fields = []
@@ -87,7 +89,8 @@ def commands_markdown() -> str:
             fields.append(f"`{name}{need}`")
         doc = " ".join((model.__doc__ or "").split())
         type_name = model.model_fields["type"].default
-        lines.append(f"| `{type_name}` | {', '.join(fields)} | {doc} |")
+        verb = verb_for(str(type_name)).syntax.replace("|", "\\|")
+        lines.append(f"| `{type_name}` | `{verb}` | {', '.join(fields)} | {doc} |")
     lines += [
         "",
         "Example (`examples/commands/opening.yaml`):",

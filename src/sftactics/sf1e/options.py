@@ -100,6 +100,13 @@ class Sf1eOptions(BaseModel):
         "the GM's end_combat ends it. Once it is over, the GM's damage, healing, conditions, effects, ability "
         "and rest commands still work.",
     )
+    shared_square_on_recovery: Literal["share_until_moved", "nearest_free"] = Field(
+        "share_until_moved",
+        description="MOV-16 / GM call: a creature may end its move in a helpless creature's square; when the "
+        "helpless one recovers (wakes, spends RP to stay in the fight) the two share the square until one of "
+        "them moves, and a move must then end in a legal square ('share_until_moved'); 'nearest_free': the one "
+        "that recovered is set at once in the nearest free square (no movement, no attacks of opportunity).",
+    )
     noisy_combat_locates: bool = Field(
         True,
         description="SEN-05 / GM call: a combatant that is fighting in the open (not hiding, not invisible, not "

@@ -9,6 +9,7 @@ The YAML form people write by hand is this schema (see ``docs/statblocks.md``); 
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Annotated, Literal
 
@@ -16,6 +17,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializ
 
 from sftactics.core.errors import DiceError
 from sftactics.dice.expr import DAMAGE_TYPES, ENERGY, KINETIC, DiceExpr, damage_type, parse
+from sftactics.sf1e import limits as L
+from sftactics.sf1e.limits import AbilityMod, AbilityScore, ClassLevel, Name, Resist, Save, SenseRange, Skill, Speed
 from sftactics.sf1e.usable import UsableAbility
 
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
@@ -43,6 +46,7 @@ WeaponCategory = Literal[
 MELEE_CATEGORIES = frozenset({"basic_melee", "advanced_melee", "solarian", "natural", "unarmed"})
 
 ArmorCategory = Literal["light", "heavy", "powered"]
+MOVE_MODES = ("land", "fly", "swim", "climb", "burrow")
 
 
 class _Model(BaseModel):
@@ -61,6 +65,17 @@ def _dice_parses(v: str) -> str:
     return v
 
 
+def _critical_dcs(v: str) -> str:
+    for m in re.finditer(r"\bDC\s*(\d+)", v, re.IGNORECASE):
+        if len(m.group(1)) > 3 or not L.DC_MIN <= int(m.group(1)) <= L.DC_MAX:
+            raise ValueError(f"a critical effect with a DC from {L.DC_MIN} to {L.DC_MAX}, not {m.group(1)[:8]}")
+    return v
+
+
+#: A critical effect as printed ("Burn 1d6", "Staggered [DC 14]"): at most 200 characters, a DC in range.
+CriticalText = Annotated[str, Field(max_length=200), AfterValidator(_critical_dcs)]
+
+
 #: A dice expression kept as written (``"1d6+2 F"``), checked to parse when the file is read.
 DiceText = Annotated[str, AfterValidator(_dice_parses)]
 
@@ -71,9 +86,9 @@ def score_to_mod(score: int) -> int:
 
 
 class Saves(_Model):
-    fort: int = 0
-    ref: int = 0
-    will: int = 0
+    fort: Save = 0
+    ref: Save = 0
+    will: Save = 0
 
     def get(self, name: str) -> int:
         return int(getattr(self, name))
@@ -85,10 +100,20 @@ class AreaRider(_Model):
     blinded 1d4 rounds. ``value`` is the amount of a condition that deals damage (burning); ``rounds`` and
     ``minutes`` (dice, rolled for each creature) its duration; neither: until removed."""
 
-    condition: str
+    condition: Name
     value: DiceText | None = None
     rounds: DiceText | None = None
     minutes: DiceText | None = None
+
+
+class AreaCloud(_Model):
+    """What an area leaves on the map for a while instead of (or besides) damage: a smoke grenade's cloud adds
+    ``feature`` (``conceal``: concealment, MOD-01) to the squares it fills for ``rounds`` rounds, or ``minutes``
+    minutes of 10 rounds each (CF-14)."""
+
+    feature: Literal["conceal", "obscure"] = "conceal"
+    rounds: int | None = Field(None, ge=1, le=100_000)
+    minutes: int | None = Field(None, ge=1, le=10_000)
 
 
 class Area(_Model):
@@ -99,11 +124,12 @@ class Area(_Model):
     damage and none of the ``riders``; a failed save takes the full damage and the riders."""
 
     shape: Literal["burst", "cone", "line", "emanation", "spread", "cylinder", "sphere"] = "burst"
-    size_ft: int
+    size_ft: int = L.feet(..., L.AREA_MAX, "radius, length or side of the area")
     save: Literal["fort", "ref", "will"] | None = "ref"
     on_save: Literal["half", "negates", "partial", "none"] = "half"
-    dc: int | None = None
+    dc: int | None = L.ranged(None, L.DC_MIN, L.DC_MAX, "save DC")
     riders: tuple[AreaRider, ...] = ()
+    cloud: AreaCloud | None = None
 
 
 class Weapon(_Model):
@@ -115,27 +141,27 @@ class Weapon(_Model):
     specialization are added to damage as the rules say.
     """
 
-    name: str
+    name: Name
     category: WeaponCategory = "small_arm"
     melee: bool | None = None
     damage: DiceText
     targets: Literal["eac", "kac"] | None = None
-    attack_bonus: int | None = None
+    attack_bonus: int | None = L.ranged(None, L.ATTACK_MIN, L.ATTACK_MAX, "printed attack total")
     ability: Ability | None = None
-    range_ft: int = 0
-    max_increments: int | None = None
+    range_ft: int = L.feet(0, L.RANGE_MAX, "range increment")
+    max_increments: int | None = L.ranged(None, 1, L.INCREMENTS_MAX, "range increments")
     thrown: bool = False
     reach: bool = False
-    reach_ft: int | None = None
+    reach_ft: int | None = L.feet(None, L.REACH_MAX, "reach with this weapon")
     unwieldy: bool = False
     operative: bool = False
     nonlethal: bool = False
     two_handed: bool = False
-    critical: str = ""
-    critical_dc: int | None = None
-    item_level: int = 0
-    capacity: int | None = None
-    usage: int = 1
+    critical: CriticalText = ""
+    critical_dc: int | None = L.ranged(None, L.DC_MIN, L.DC_MAX, "printed critical effect DC")
+    item_level: int = L.ranged(0, 0, L.ITEM_LEVEL_MAX, "item level")
+    capacity: int | None = L.ranged(None, 1, L.CAPACITY_MAX, "charges or rounds")
+    usage: int = L.ranged(1, 0, L.USAGE_MAX, "charges or rounds per shot")
     area: Area | None = None
     magic: bool = False
     materials: NameSet = frozenset()
@@ -172,23 +198,23 @@ class Weapon(_Model):
 
 
 class Armor(_Model):
-    name: str
+    name: Name
     category: ArmorCategory = "light"
-    eac: int = 0
-    kac: int = 0
-    max_dex: int | None = None
-    check_penalty: int = 0
-    speed_adjust: int = 0
+    eac: int = L.ranged(0, 0, L.AC_MAX, "EAC bonus")
+    kac: int = L.ranged(0, 0, L.AC_MAX, "KAC bonus")
+    max_dex: int | None = L.ranged(None, 0, L.MOD_MAX, "maximum Dexterity bonus")
+    check_penalty: int = L.ranged(0, -20, 0, "armor check penalty")
+    speed_adjust: int = Field(0, ge=-30, le=30, multiple_of=5, description="speed adjustment (feet, -30 to 30)")
     broken: bool = False
     proficient: bool | None = None
-    fly_speed: int = 0
+    fly_speed: Speed = 0
 
 
 class DamageReduction(_Model):
     """DR ``value``/``bypass`` (SPA-07). ``bypass``: "—" (nothing bypasses), a quality ("magic",
     "adamantine", "good"), "a || b" / "a or b" (either) or "a && b" / "a and b" (both)."""
 
-    value: int = Field(ge=0)
+    value: int = L.ranged(..., 0, L.DR_MAX, "damage reduction")
     bypass: str = "—"
 
 
@@ -205,52 +231,55 @@ class ModifierSpec(_Model):
     ``sftactics.sf1e.modifiers``), ``when`` limits it to situations (tags)."""
 
     selector: str
-    value: int
+    value: int = L.ranged(..., L.BONUS_MIN, L.BONUS_MAX, "bonus or penalty")
     type: Literal[
         "untyped", "armor", "circumstance", "divine", "enhancement", "insight", "luck", "morale", "racial"
     ] = "untyped"
-    label: str
+    label: Name
     when: NameSet = frozenset()
     rule: str = ""
 
 
 class StatBlock(_Model):
-    name: str
+    name: Name
     kind: Literal["pc", "npc"] = "npc"
-    level: int | None = Field(None, ge=1, description="character level (PCs) or level for DCs")
+    level: int | None = Field(None, ge=1, le=L.LEVEL_MAX, description="character level (PCs) or level for DCs")
     cr: str | None = Field(None, description='challenge rating, e.g. "2" or "1/3"')
     size: Size = "medium"
-    space_ft: float = 5
-    reach_ft: int = 5
+    space_ft: float = Field(5, gt=0, le=L.SPACE_MAX, description="side of its space (feet)")
+    reach_ft: int = L.feet(5, L.REACH_MAX, "natural reach")
     creature_type: str = ""
-    abilities: dict[Ability, int | None] = Field(default_factory=dict, description="ability modifiers")
-    scores: dict[Ability, int] = Field(default_factory=dict, description="ability scores (optional)")
+    abilities: dict[Ability, AbilityMod | None] = Field(default_factory=dict, description="ability modifiers")
+    scores: dict[Ability, AbilityScore] = Field(default_factory=dict, description="ability scores (optional)")
     key_ability: Ability | None = None
-    classes: dict[str, int] = Field(default_factory=dict, description="class levels, e.g. {soldier: 5}")
-    bab: int = 0
+    classes: dict[str, ClassLevel] = Field(default_factory=dict, description="class levels, e.g. {soldier: 5}")
+    bab: int = L.ranged(0, 0, L.BAB_MAX, "base attack bonus")
     base_saves: Saves | None = None
     saves: Saves | None = None
-    eac: int | None = None
-    kac: int | None = None
+    eac: int | None = L.ranged(None, L.AC_MIN, L.AC_MAX, "printed EAC")
+    kac: int | None = L.ranged(None, L.AC_MIN, L.AC_MAX, "printed KAC")
     armor: Armor | None = None
-    hp: int = Field(ge=1)
-    sp: int = Field(0, ge=0)
-    rp: int = Field(0, ge=0)
-    initiative: int | None = None
-    initiative_bonus: int = 0
-    speed: dict[str, int] = Field(default_factory=lambda: {"land": 30})
+    hp: int = Field(ge=1, le=L.HP_MAX, description=f"maximum Hit Points (1 to {L.HP_MAX})")
+    sp: int = L.ranged(0, 0, L.SP_MAX, "maximum Stamina Points")
+    rp: int = L.ranged(0, 0, L.RP_MAX, "maximum Resolve Points")
+    initiative: int | None = L.ranged(None, L.INIT_MIN, L.INIT_MAX, "printed initiative bonus")
+    initiative_bonus: int = L.ranged(0, L.INIT_MIN, L.INIT_MAX, "bonuses added to Dexterity for initiative")
+    speed: dict[str, Speed] = Field(
+        default_factory=lambda: {"land": 30},
+        description="feet per movement type (land, fly, swim, climb, burrow; 0 to 500, a multiple of 5)",
+    )
     fly_maneuverability: Literal["clumsy", "poor", "average", "good", "perfect"] = "average"
     weapons: tuple[Weapon, ...] = ()
     proficiencies: Proficiencies | None = None
     weapon_specialization: bool = False
     dr: tuple[DamageReduction, ...] = ()
-    resistances: dict[str, int] = Field(default_factory=dict)
+    resistances: dict[str, Resist] = Field(default_factory=dict)
     immunities: NameSet = frozenset()
     vulnerabilities: NameSet = frozenset()
-    sr: int = 0
+    sr: int = L.ranged(0, 0, L.SR_MAX, "spell resistance")
     incorporeal: bool = False
-    skills: dict[str, int] = Field(default_factory=dict, description="printed skill totals")
-    senses: dict[str, int] = Field(
+    skills: dict[str, Skill] = Field(default_factory=dict, description="printed skill totals")
+    senses: dict[str, SenseRange] = Field(
         default_factory=dict,
         description='special senses and their range in feet, e.g. {darkvision: 60, "low-light vision": 0}',
     )
@@ -285,7 +314,8 @@ class StatBlock(_Model):
     def _reach_by_size(cls, data: object) -> object:
         """A Fine, Diminutive or Tiny creature whose block gives no reach has 0 ft (Table 8-1, AOO-02, AOO-05);
         every other size keeps the 5-ft default unless the block says otherwise."""
-        if isinstance(data, dict) and data.get("reach_ft") is None and data.get("size") in _SUB_SQUARE:
+        size = data.get("size") if isinstance(data, dict) else None
+        if isinstance(data, dict) and data.get("reach_ft") is None and isinstance(size, str) and size in _SUB_SQUARE:
             data = {**data, "reach_ft": 0}
         return data
 
@@ -298,9 +328,22 @@ class StatBlock(_Model):
             raise ValueError("an NPC needs a cr (or a level)")
         if self.cr is not None:
             try:
-                Fraction(self.cr)
+                cr = Fraction(self.cr)
             except (ValueError, ZeroDivisionError):
                 raise ValueError(f'cr must be a number or a fraction like "1/3", not {self.cr!r}') from None
+            if not 0 <= cr <= L.CR_MAX:  # 0: unknown (an import that could not tell)
+                raise ValueError(f"cr: a challenge rating from 0 to {L.CR_MAX}, not {self.cr}")
+        for mode in self.speed:
+            if mode not in MOVE_MODES:
+                raise ValueError(f"speed: {mode!r} is not a movement type ({', '.join(MOVE_MODES)})")
+        if sum(self.classes.values()) > 20:
+            raise ValueError(f"classes: at most 20 levels in all, not {sum(self.classes.values())}")
+        seen: set[str] = set()
+        for i, w in enumerate(self.weapons):
+            key = w.name.strip().lower()
+            if key in seen:
+                raise ValueError(f"weapons[{i}].name: {w.name!r} names two weapons; each needs its own name")
+            seen.add(key)
         if self.armor is None and (self.eac is None or self.kac is None):
             raise ValueError("give eac and kac (printed), or armor")
         if self.saves is None and self.base_saves is None:

@@ -18,6 +18,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from sftactics.core.errors import DiceError
 from sftactics.dice.expr import parse
+from sftactics.sf1e import limits as L
+from sftactics.sf1e.limits import Name
 
 
 def _dice_parses(v: str) -> str:
@@ -39,7 +41,7 @@ class UsableSave(_Model):
     """The saving throw a creature makes against the ability, and what a success does (SV-09)."""
 
     type: Literal["fort", "ref", "will"]
-    dc: int = Field(ge=0, le=100)
+    dc: int = L.ranged(..., L.DC_MIN, L.DC_MAX, "save DC")
     on_save: Literal["half", "negates", "partial"] = "half"
 
 
@@ -47,7 +49,7 @@ class UsableAttack(_Model):
     """An attack roll against EAC or KAC with the printed total bonus (ATK-16)."""
 
     vs: Literal["eac", "kac"] = "eac"
-    bonus: int
+    bonus: int = L.ranged(..., L.ATTACK_MIN, L.ATTACK_MAX, "attack bonus")
     ranged: bool = True
 
 
@@ -56,7 +58,7 @@ class UsableArea(_Model):
     the user, an emanation around the user."""
 
     shape: Literal["burst", "spread", "cone", "line", "emanation"]
-    size_ft: int = Field(ge=5)
+    size_ft: int = Field(ge=5, le=L.AREA_MAX, multiple_of=5, description=f"size (feet, 5 to {L.AREA_MAX})")
 
 
 class UsableAbility(_Model):
@@ -66,21 +68,21 @@ class UsableAbility(_Model):
     ``range_ft`` 0 means touch (an adjacent creature, or the user). ``heal`` is a roll of Hit Points restored to
     the target (INJ-18); ``damage`` a damage roll with its types."""
 
-    name: str = Field(min_length=1, max_length=80)
+    name: Name
     kind: Literal["Ex", "Sp", "Su", "spell", "item"] = "Ex"
     action: Literal["standard", "move", "swift", "full"] = "standard"
     target: Literal["foe", "ally", "area"] = "foe"
-    range_ft: int = Field(0, ge=0)
+    range_ft: int = L.feet(0, L.RANGE_MAX, "range (0: touch)")
     area: UsableArea | None = None
     attack: UsableAttack | None = None
     save: UsableSave | None = None
     damage: _Dice | None = None
     heal: _Dice | None = None
-    conditions: tuple[dict[str, object], ...] = ()
-    uses: int | None = Field(None, ge=0, description="uses in a fight; none: unlimited")
-    pool: str | None = Field(None, description="abilities with the same pool share its uses (spell slots)")
+    conditions: tuple[dict[str, object], ...] = Field((), max_length=20)
+    uses: int | None = Field(None, ge=0, le=L.USAGE_MAX, description="uses in a fight (0 to 100); none: unlimited")
+    pool: Name | None = Field(None, description="abilities with the same pool share its uses (spell slots)")
     provokes: bool | None = None
-    source: str = ""
+    source: str = Field("", max_length=300, description="where the numbers come from")
 
     @property
     def pool_name(self) -> str:

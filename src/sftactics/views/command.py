@@ -26,11 +26,17 @@ def map_cmd(
     *,
     view: str | None = None,
 ) -> None:
-    """Draw ``scenario``'s map with its combatants and the overlays in ``show`` (reach, threat, cover, area;
-    each item may hold several names separated by commas); ``from_`` names the combatant they are for (or the
-    side, for threat); ``area`` is an area template such as ``"burst 15 at 5,5"``; ``svg`` also writes the
-    picture there; ``view`` names the side whose picture it is (opponents it has not located are left out)."""
-    state = load_scenario(scenario)
+    """Draw ``scenario``'s map (or a saved fight's, ``.jsonl``, as it stands at the end of the log) with its
+    combatants and the overlays in ``show`` (reach, threat, cover, area; each item may hold several names
+    separated by commas); ``from_`` names the combatant they are for (or the side, for threat); ``area`` is an
+    area template such as ``"burst 15 at 5,5"``; ``svg`` also writes the picture there; ``view`` names the side
+    whose picture it is (opponents it has not located are left out)."""
+    if scenario.suffix.lower() == ".jsonl":  # a fight saved by play or run --save: the battlefield as it stands
+        from sftactics.encounter.engine import Fight
+
+        state = Fight.load(scenario).state
+    else:
+        state = load_scenario(scenario)
     if state.map is None:
         raise SftError(f"{scenario}: the scenario has no map (add one under 'map:', see docs/maps.md)")
     picture = build_view(state, subject=from_, show=show, area=area, view=view)

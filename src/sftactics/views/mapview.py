@@ -51,13 +51,13 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from xml.sax.saxutils import escape, quoteattr
 
 from sftactics.core.errors import SftError
+from sftactics.encounter import gm_setup, threat
 from sftactics.encounter import movement as enc_movement
 from sftactics.encounter import space as enc_space
-from sftactics.encounter import threat
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import areas
 from sftactics.grid.areas import Area, AreaKind
@@ -348,6 +348,12 @@ def cover_overlay(
         if fe is None or e.fled:
             continue
         res = cover(grid, fa, fe, ranged=ranged, creatures=enc_space.others(state, a.id, e.id), options=options)
+        gm = gm_setup.imposed(state, e.id, a.id)
+        if gm_setup.wins(gm, res.kind):  # the GM's cover counts instead, as in the attack
+            ac, ref = gm_setup.imposed_terms(gm)
+            res = replace(
+                res, kind=gm, ac_terms=ac, reflex_terms=ref, rule=f"{gm_setup.rule_of(gm)}, imposed by the GM"
+            )
         seen.add(res.kind)
         for sq in fe.squares:
             marks[sq] = COVER_MARKS[res.kind]

@@ -204,6 +204,8 @@ def unsupported(enc: Encounter) -> list[str]:
         out.append("temp_hp_stacking other than 'highest'")
     if enc.options.arc_can_strike_attacker:
         out.append("arc_can_strike_attacker (the kernel's arcs never strike the attacker)")
+    if enc.options.shared_square_on_recovery != "share_until_moved":
+        out.append("option shared_square_on_recovery other than 'share_until_moved'")
     grid = enc.grid
     if grid is not None:
         if getattr(grid, "light", None):
@@ -219,6 +221,10 @@ def unsupported(enc: Encounter) -> list[str]:
         if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in
                                             enc.combatants.values()):  # fmt: skip
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
+    if enc.setup is not None:
+        out.append("awareness, grapples or cover set up by the scenario (the engine's)")
+    if enc.zones:
+        out.append("clouds on the map (smoke: the engine's)")
     if len(enc.sides()) != 2:
         out.append("more or fewer than two sides")
     for c in enc.combatants.values():
@@ -244,6 +250,8 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append("hidden or unaware (surprise and Stealth are the engine's)")
     if c.insignificant:
         out.append("insignificant")
+    if c.gravity is not None and c.gravity != enc.gravity:
+        out.append(f"its own gravity ({c.gravity})")
     if c.in_hand is not None:
         out.append("tracks what it holds in hand")
     active = set(cond.active(cr)) - _HARMLESS_START
@@ -295,6 +303,8 @@ def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
             return "a grenade with a save other than Reflex half"
         if w.area.riders:
             return "a grenade whose explosion gives conditions"
+        if w.area.cloud is not None:
+            return "a grenade that leaves a cloud (smoke: the engine's)"
         return ""
     if w.critical:
         eff = criticals.parse_critical(w.critical)
