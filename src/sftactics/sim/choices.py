@@ -426,11 +426,6 @@ def without_specials(enc: Encounter) -> Encounter:
     return enc.model_copy(update={"combatants": out})
 
 
-def healing_needed(state: Encounter, side: str) -> bool:
-    """Whether anyone on ``side`` needs healing (for reports and tests)."""
-    return any(_need(state, c) for c in allies(state, side, able=False))
-
-
 __all__ = [
     "ability_plans",
     "command",
