@@ -14,8 +14,10 @@ The builds (see ``docs/content.md``):
   initiative are built by the engine from the scores, armor and proficiencies.
 * Weapon specialization from 3rd level (every class gets it). Feats that change numbers: Improved Initiative
   (operative). Operative's edge (+1, +2 at 3rd, +3 at 7th) is an insight bonus to initiative. Vesk armor savant:
-  +1 racial bonus to AC in armor. Nothing else (no fighting styles, trick attack, spells or class features the
-  engine does not model).
+  +1 racial bonus to AC in armor. The mystic's spells as usable abilities (``specials``, see ``mystic_specials``):
+  *mystic cure*, *mind thrust* and, from 4th level, *force blast*, with the spells per day of the mystic table
+  and the bonus spells of its Wisdom. Nothing else (no fighting styles, trick attack, get 'em or class features
+  the engine has no mechanism for).
 * Senses: the race's (vesk low-light vision, ysoki darkvision 60 ft), when the stat block has a senses field.
 * Gear: armor and weapons from the bundled armory with an item level at most the character's level, chosen as
   the Core Rulebook's wealth-by-level allows a character to carry (roughly one best weapon plus backups).
@@ -175,6 +177,42 @@ def operative_edge(level: int) -> int:
     return 1 + (1 if level >= 3 else 0) + max(0, (level - 3) // 4)
 
 
+#: Mystic spells per day by class level, 1st- and 2nd-level slots (Core Rulebook, the mystic's table; external
+#: to the seeds, inventory X-04 and X-16).
+MYSTIC_SLOTS = {1: (2, 0), 2: (2, 0), 3: (3, 0), 4: (3, 2), 5: (4, 2), 6: (4, 3), 7: (4, 3), 8: (4, 4), 9: (5, 4),
+                10: (5, 4)}  # fmt: skip
+
+
+def bonus_spells(key_mod: int, spell_level: int) -> int:
+    """Bonus spells per day from a high key ability (CRB ch. 1): one of each level up to the modifier (max 4)."""
+    return 1 if 1 <= spell_level <= min(key_mod, 4) else 0
+
+
+def mystic_specials(level: int, wis: int) -> list[dict[str, Any]]:
+    """The mystic's spells the engine can use, with the numbers of the Foundry compendium's spell entries
+    (shared/fixtures/foundry-sfrpg: *mystic cure* 1d8 + Wis, *mind thrust* 2d10 Will half, *force blast* 2d6 in a
+    30-ft cone, Reflex half) and DC 10 + spell level + Wisdom modifier. Spells of a level share their slots."""
+    first, second = MYSTIC_SLOTS[level]
+    close = 25 + 5 * (level // 2)  # close range (CRB ch. 10): 25 ft + 5 ft per two caster levels
+    pool1 = "1st-level mystic spells"
+    out: list[dict[str, Any]] = [
+        {"name": "mystic cure", "kind": "spell", "target": "ally", "range_ft": 0, "heal": f"1d8+{wis}",
+         "uses": first + bonus_spells(wis, 1), "pool": pool1,
+         "source": "mystic cure, 1st level (Foundry sfrpg: kiirinta shaman, 1d8 + Wis); mystic spells per day"},
+        {"name": "mind thrust", "kind": "spell", "target": "foe", "range_ft": close,
+         "save": {"type": "will", "dc": 11 + wis, "on_save": "half"}, "damage": "2d10",
+         "uses": first + bonus_spells(wis, 1), "pool": pool1,
+         "source": "mind thrust, 1st level (Foundry sfrpg: kiirinta shaman, 2d10, Will half); DC 10 + 1 + Wis"},
+    ]  # fmt: skip
+    if second:
+        out.append({"name": "force blast", "kind": "spell", "target": "area", "area": {"shape": "cone", "size_ft": 30},
+                    "save": {"type": "ref", "dc": 12 + wis, "on_save": "half"}, "damage": "2d6 B",
+                    "uses": second + bonus_spells(wis, 2), "pool": "2nd-level mystic spells",
+                    "source": "force blast, 2nd level (Foundry sfrpg: kiirinta shaman, 2d6 in a 30-ft cone, Reflex "
+                              "half); DC 10 + 2 + Wis"})  # fmt: skip
+    return out
+
+
 def build(member: dict[str, Any], level: int) -> tuple[str, dict[str, Any]]:
     from sftactics.content.armory import find_armor_entry, find_weapon_entry
     from sftactics.sf1e.statblock import StatBlock
@@ -232,6 +270,8 @@ def build(member: dict[str, Any], level: int) -> tuple[str, dict[str, Any]]:
     if member.get("modifiers"):
         data["modifiers"] = member["modifiers"]
     data["weapons"] = weapons
+    if member["class"] == "mystic":
+        data["specials"] = mystic_specials(level, mod(s["wis"]))
     header = [
         f"# {member['name']} {level}: a pregenerated {member['race']} {member['class']} (combat statistics only),",
         "# written for sftactics from the Core Rulebook rules; see scripts/gen_pregens.py and docs/content.md.",

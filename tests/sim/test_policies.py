@@ -89,8 +89,8 @@ def test_grenade_at_a_cluster(tmp_path: Path) -> None:
 
 
 def test_first_aid_for_a_dying_ally_without_resolve(tmp_path: Path) -> None:
-    path = write(tmp_path, "medic", [
-        "{id: Sorin, side: party, statblock: pregen-mystic-2, at: [3, 3], initiative: 30}",
+    path = write(tmp_path, "medic", [  # an envoy with Medicine: the mystic would cast mystic cure instead
+        "{id: Sorin, side: party, statblock: pregen-envoy-2, at: [3, 3], initiative: 30}",
         "{id: Krask, side: party, statblock: pregen-soldier-2, at: [2, 3], initiative: 5, state: {hp: 0, rp: 0, "
         "conditions: [{name: dying}, {name: unconscious, source: 0 HP}]}}",
         "{id: Foe, side: foes, statblock: skip-tracer, at: [11, 1], initiative: 1}",

@@ -226,7 +226,9 @@ class UseAbility(_Cmd):
     """Use a special ability, spell-like ability, spell or item effect described inline (ACT-21): an attack
     roll or a save, a single target or an area, damage and conditions. ``kind`` Sp abilities provoke attacks of
     opportunity (SPA-02, AOO-06) unless ``provokes`` says otherwise; an attack of opportunity that damages the
-    user spoils a spell or spell-like ability (AOO-11)."""
+    user spoils a spell or spell-like ability (AOO-11). ``heal`` restores Hit Points to the target (INJ-18).
+    With ``uses``, the ability can be used that many times in the fight (abilities of one ``pool``, such as
+    spells from the same slots, share them; SPA-02)."""
 
     type: Literal["use_ability"] = "use_ability"
     actor: str
@@ -238,6 +240,9 @@ class UseAbility(_Cmd):
     attack: AttackSpec | None = None
     save: SaveSpec | None = None
     damage: DiceText | None = None
+    heal: DiceText | None = None  # Hit Points restored to the target (a roll such as "1d8+4"; INJ-18)
+    uses: int | None = Field(None, ge=0, le=100)  # uses in this fight (spell slots, daily uses); None: unlimited
+    pool: str | None = Field(None, max_length=80)  # uses shared by the abilities of one pool; default: the name
     conditions: tuple[dict[str, object], ...] = ()
     provokes: bool | None = None
 

@@ -17,7 +17,7 @@ from sftactics.dice import parse, roll
 from sftactics.dice.source import DiceSource
 from sftactics.encounter import gm_setup, reactions, space
 from sftactics.encounter.commands import AreaSpec, SaveSpec, ThrowGrenade, UseAbility
-from sftactics.encounter.events import AttackMade, CheckMade
+from sftactics.encounter.events import AttackMade, CheckMade, CombatantChanged
 from sftactics.encounter.outcomes import AttackData, breakdown_data, check_data, damage_data
 from sftactics.encounter.state import Combatant
 from sftactics.encounter.tx import Tx
@@ -232,12 +232,22 @@ def do_use_ability(tx: Tx, cmd: UseAbility, ctx: object) -> None:
         raise SftError(f"{cmd.name}: give a target or an area")
     if cmd.attack is not None and cmd.target is None:
         raise SftError(f"{cmd.name}: an attack roll needs a target")
+    if cmd.heal is not None and cmd.target is None:
+        raise SftError(f"{cmd.name}: healing needs a target")
+    if cmd.heal is not None and cmd.target is not None and tx.state.creature(cmd.target).has("dead"):
+        raise RuleViolation("INJ-20", f"{cmd.target} is dead and cannot be healed")
     conds = tuple(ConditionInstance.model_validate(x) for x in cmd.conditions)
     for inst in conds:
         cond.get(inst.name)
     area = build_area(tx, c, cmd.area) if cmd.area is not None else None
     target = tx.state.get(cmd.target) if cmd.target is not None else None
+    pool = cmd.pool or cmd.name
+    spent = c.uses_spent.get(pool, 0)
+    if cmd.uses is not None and spent >= cmd.uses:
+        raise RuleViolation("SPA-02", f"{c.id} has used {pool} {spent} of {cmd.uses} times: none left")
     _spend(tx, c, cmd.action, f"use {cmd.name}", "ACT-21", ctx)  # type: ignore[arg-type]
+    if cmd.uses is not None:
+        tx.emit(CombatantChanged(id=c.id, changes={"uses_spent": {**c.uses_spent, pool: spent + 1}}))
     provokes = cmd.provokes if cmd.provokes is not None else cmd.kind in ("Sp", "spell")
     if provokes:
         before = tx.state.creature(c.id).state
@@ -300,8 +310,22 @@ def _single(tx: Tx, c: Combatant, target: Combatant, cmd: UseAbility, conds: tup
             dealt = damage_data(part, mitigated, res, before, dice=tx.dice.history[mark:], kind="effect",
                                source=cmd.name, options=s.options)  # fmt: skip
             tx.creature(target.id, res.creature, damage=dealt)
+    if cmd.heal is not None:
+        _heal(tx, c, target, cmd)
     if conds and saves.riders_apply(effect, success):
         cr = tx.state.creature(target.id)
         for inst in conds:
             cr = cond.add_condition(cr, inst)
         tx.creature(target.id, cr, [f"{target.id} gains {', '.join(i.name for i in conds)} from {cmd.name}"])
+
+
+def _heal(tx: Tx, c: Combatant, target: Combatant, cmd: UseAbility) -> None:
+    """Hit Points restored by an ability (INJ-18): rolled once; any healing stabilizes a dying creature and 1 HP
+    or more wakes it (INJ-10)."""
+    assert cmd.heal is not None
+    amount = roll_total(cmd.heal, tx.dice, f"{cmd.name} healing")
+    res = injury.heal(tx.state.creature(target.id), hp=amount)
+    from sftactics.encounter.outcomes import injury_data
+
+    lines = (f"{c.id} uses {cmd.name} on {target.id}: {cmd.heal} = {amount} HP", *res.lines)
+    tx.creature(target.id, res.creature, lines, injury=injury_data(res))

@@ -120,6 +120,7 @@ class Combatant(_Model):
     one_hand_grip: tuple[str, ...] = ()  # held two-handed weapons gripped in one hand (ACT-40): not wielded
     on_ground: dict[str, list[int]] = Field(default_factory=dict)  # its thrown weapons lying at [x, y] (ACT-34)
     gravity: Literal["zero", "low", "normal", "high"] | None = None  # its own surroundings' gravity (None: the map's)
+    uses_spent: dict[str, int] = Field(default_factory=dict)  # limited abilities used, per pool (SPA-02)
 
     @property
     def name(self) -> str:

@@ -897,6 +897,7 @@ class _Creature:
             itype = ctx.text(item, "type", f"items[{i}].type")
             self.items.append((f'items[{i}] "{iname[:40]}"', item, itype, iname))
         self.specials: list[SpecialAbility] = []
+        self.usable: list[dict[str, Any]] = []  # spells the engine can use (the stat block's specials)
 
     # ------------------------------------------------------------------------------------------ numbers
     def _abilities(self) -> tuple[dict[str, int], dict[str, int]]:
@@ -1316,8 +1317,14 @@ class _Creature:
         spells: list[str] = []
         for p, item, itype, name in self.items:
             if itype == "spell":
-                spells.append(name)
-                self.specials.append(SpecialAbility(name, False, "spell", "spells are not imported"))
+                entry, why = self._spell(p, item, name, values)
+                if entry is None:
+                    spells.append(name)
+                    self.specials.append(SpecialAbility(name, False, "spell", f"not imported: {why}"))
+                else:
+                    self.usable.append(entry)
+                    self.specials.append(SpecialAbility(entry["name"], True, "spell", "usable spell"))
+                    ctx.note("spell", p, f"{name!r}: imported as a usable spell")
                 continue
             if itype != "feat":
                 continue
@@ -1335,8 +1342,25 @@ class _Creature:
         if passive:
             ctx.note("ability", "items", "kept by name only (nothing the engine can use): " + ", ".join(passive))
         if spells:
-            ctx.note("spell", "items", "spells are not imported (listed): " + ", ".join(spells))
+            ctx.note("spell", "items", "spells without numbers the engine can use (listed): " + ", ".join(spells))
         return weapons
+
+    def _spell(
+        self, p: str, item: Mapping[str, Any], name: str, values: Mapping[str, int]
+    ) -> tuple[dict[str, Any] | None, str]:
+        """A spell as a usable ability (``io.foundry_spells``), or None and why not."""
+        from sftactics.io.foundry_spells import spell_special
+
+        ctx = self.ctx
+        slots = ctx.obj(self.system, "spells", "system.spells")
+        per_day = {}
+        for n in range(10):
+            entry = slots.get(f"spell{n}")
+            if isinstance(entry, Mapping):
+                per_day[n] = ctx.num(entry, "max", f"system.spells.spell{n}.max", lo=0, hi=100)
+        cr = self._raw_cr()
+        cl = max(1, int(cr)) if cr else 1
+        return spell_special(ctx, p, item, name, values, per_day, cl)
 
     def _feature(
         self, p: str, name: str, sysd: Mapping[str, Any], values: Mapping[str, int]
@@ -1673,6 +1697,8 @@ class _Creature:
         skills = self._skills()
         if skills:
             block["skills"] = skills
+        if self.usable:
+            block["specials"] = self.usable
         if senses:
             if "senses" in StatBlock.model_fields:
                 block["senses"] = senses

@@ -19,6 +19,7 @@ from sftactics.core.errors import DiceError
 from sftactics.dice.expr import DAMAGE_TYPES, ENERGY, KINETIC, DiceExpr, damage_type, parse
 from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import AbilityMod, AbilityScore, ClassLevel, Name, Resist, Save, SenseRange, Skill, Speed
+from sftactics.sf1e.usable import UsableAbility
 
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
 ABILITIES: tuple[Ability, ...] = ("str", "dex", "con", "int", "wis", "cha")
@@ -283,6 +284,9 @@ class StatBlock(_Model):
         description='special senses and their range in feet, e.g. {darkvision: 60, "low-light vision": 0}',
     )
     modifiers: tuple[ModifierSpec, ...] = ()
+    specials: tuple[UsableAbility, ...] = Field(
+        (), description="special abilities and spells the engine can use (sf1e.usable)"
+    )
 
     @model_validator(mode="before")
     @classmethod

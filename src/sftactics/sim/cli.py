@@ -70,6 +70,14 @@ EngineOpt = Annotated[
         "encounters), full (the engine, every rule and policy) or auto (the kernel when it can, else the engine)"
     ),
 ]
+AbilitiesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--abilities/--no-abilities",
+        help="let the policies use the stat blocks' special abilities and spells (specials); without them the "
+        "compiled kernel can play the fights",
+    ),
+]
 
 
 def _engine(engine: str) -> Any:
@@ -181,6 +189,7 @@ def simulate_cmd(
     progress: ProgressOpt = True,
     engine: EngineOpt = "auto",
     morale: MoraleOpt = None,
+    abilities: AbilitiesOpt = True,
 ) -> None:
     """Play the encounter many times with sensible tactics on both sides: who wins, how long it lasts, who
     drops, who dies and of what."""
@@ -190,6 +199,10 @@ def simulate_cmd(
 
     scen = load_model(scenario, ScenarioFile)
     encounter = build_encounter(scen, scenario)
+    if not abilities:
+        from sftactics.sim.choices import without_specials
+
+        encounter = without_specials(encounter)
     try:
         job = SimJob(encounter, _policies(policy, side_policy), seed=seed, max_rounds=max_rounds,
                      engine=_engine(engine), morale=_morale(morale, side_morale(scen)))  # fmt: skip
@@ -242,6 +255,7 @@ def sweep_cmd(
     progress: ProgressOpt = True,
     engine: EngineOpt = "auto",
     morale: MoraleOpt = None,
+    abilities: AbilitiesOpt = True,
 ) -> None:
     """Simulate a grid of variations of the encounter (party level, enemy count, which creature, policy): one
     row per variation."""
@@ -253,7 +267,8 @@ def sweep_cmd(
         try:
             rows = sweep(scenario, vary, runs, seed=seed, policies=_policies(policy, side_policy),
                          max_rounds=max_rounds, workers=workers, backend=_backend(backend), scheduler=scheduler,
-                         progress=step, engine=_engine(engine), morale=morale)  # fmt: skip
+                         progress=step, engine=_engine(engine), morale=morale,
+                         abilities=abilities)  # fmt: skip
         except (ValueError, RuntimeError, OSError) as e:
             raise SftError(f"sweep: {e}") from None
     if report is not None:

@@ -75,7 +75,7 @@ from sftactics.grid.space import reach_covers
 from sftactics.sf1e import injury, stats
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import Creature
-from sftactics.sim import odds
+from sftactics.sim import choices, odds
 from sftactics.sim.morale import DEFAULT_MORALE, Morale, breaks, shaken
 from sftactics.sim.perception import able_enemies, allies, targets_for
 from sftactics.sim.search import Seeker
@@ -239,6 +239,10 @@ class SimplePolicy:
     def __call__(self, fight: Fight, cid: str) -> None:
         _resolve_start(fight, cid, keep_reserve=False)
         if self._retreats(fight, cid):
+            _end_turn(fight, cid)
+            return
+        choices.draw_weapon(fight, cid)
+        if choices.heal(fight, cid) or choices.simple_blast(fight, cid):  # abilities and spells (sim.choices)
             _end_turn(fight, cid)
             return
         for moves in range(3):
@@ -453,6 +457,9 @@ class TacticalPolicy:
         _end_turn(fight, cid)
 
     def _turn(self, fight: Fight, cid: str) -> None:
+        choices.draw_weapon(fight, cid)
+        if choices.heal(fight, cid):
+            return
         t = _Turn(self, fight.state, cid)
         self.seeker.note(t.s, t.me.side)
         if not t.foes:
@@ -933,8 +940,11 @@ class _Turn:
                     save = stats.save_bonus(e.creature, w.area.save or "ref", options=self.s.options).total
                     p_half = odds.chance(save, dc) if w.area.save else 0.0
                     red = odds.reduction(e.creature, w)
-                    table = odds.flat_table(w.damage_expr, 0, red, p_land, p_half)
-                    value += self.attack_value(e, table)
+                    if w.area.on_save == "negates":  # a success keeps it all off (SV-09)
+                        table = odds.flat_table(w.damage_expr, 0, red, p_land * (1 - p_half), 0.0)
+                    else:
+                        table = odds.flat_table(w.damage_expr, 0, red, p_land, p_half)
+                    value += self.attack_value(e, table) + choices.rider_value(self, e, w, p_land * (1 - p_half))
                 cmd = ThrowGrenade(actor=self.me.id, weapon=w.name, at=p)
                 if best is None or value > best[0]:
                     best = (value, cmd)
@@ -1082,6 +1092,8 @@ class _Turn:
             if grenade is not None:
                 cost = stay_cost + self.aoo_cost(here_threat)
                 plans.append(_Plan(grenade[0] - cost, [grenade[1]], "grenade", after_move=both))
+            for value, cmds, label, who in choices.ability_plans(self) if can_std else []:  # abilities, spells
+                plans.append(_Plan(value - stay_cost, cmds, label, after_move=both, target=who))
         # a move (or a guarded step) first, then an attack
         if both and self.grid is not None:
             rm = self.reach(1)

@@ -252,10 +252,12 @@ def sweep(
     progress: Callable[[int, int], None] | None = None,
     engine: EngineChoice = "auto",
     morale: str | None = None,
+    abilities: bool = True,
 ) -> list[SweepRow]:
     """Simulate every variation ``runs`` times (same master seed for each); one row per variation. ``engine``
     as :class:`~sftactics.sim.runner.SimJob` takes it (each variation is checked on its own). ``morale``: every
-    side's (``sim.morale``); None: the scenario's ``sides.SIDE.morale``, else by-the-book."""
+    side's (``sim.morale``); None: the scenario's ``sides.SIDE.morale``, else by-the-book. Without
+    ``abilities`` the stat blocks' special abilities and spells are left out (``sim.choices.without_specials``)."""
     p = Path(path)
     scen = load_scenario_file(p)
     try:
@@ -264,6 +266,12 @@ def sweep(
         raise SftError(f"--morale: {e}") from None
     parsed = [Vary.parse(v) for v in varies]
     rows = variations(scen, p, parsed, policies or {"*": "tactical"}, max_rounds)
+    if not abilities:
+        from dataclasses import replace
+
+        from sftactics.sim.choices import without_specials
+
+        rows = [replace(var, encounter=without_specials(var.encounter)) for var in rows]
     total = runs * len(rows)
     out = []
     session = None

@@ -268,6 +268,11 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append(f"starts with conditions ({', '.join(sorted(active))})")
     if cr.state.hp <= 0:
         out.append("starts at 0 HP")
+    if st.specials:
+        out.append(
+            "usable special abilities or spells (the policies choose them: sim.choices; "
+            "simulate --no-abilities leaves them out)"
+        )
     if injury.uses_dying_rules(cr, enc.options) and st.kind != "pc":
         out.append("an NPC that follows the dying rules")
     for w in st.weapons:
