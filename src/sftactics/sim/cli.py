@@ -42,7 +42,9 @@ err = console(stderr=True)
 
 ScenarioArg = Annotated[Path, typer.Argument(help="a scenario file (YAML or JSON)")]
 RunsOpt = Annotated[int, typer.Option("--runs", "-n", min=1, help="how many fights to play")]
-SeedOpt = Annotated[int, typer.Option(help="master seed: fight i uses a seed derived from (seed, i)")]
+SeedOpt = Annotated[
+    int, typer.Option(help="master seed (default 1, as everywhere): fight i uses a seed derived from (seed, i)")
+]
 WorkersOpt = Annotated[
     int | None, typer.Option(min=1, help="worker processes (default: every core, or the dask cluster's size)")
 ]
@@ -177,7 +179,7 @@ def _backend(backend: str) -> Any:
 def simulate_cmd(
     scenario: ScenarioArg,
     runs: RunsOpt = 1000,
-    seed: SeedOpt = 0,
+    seed: SeedOpt = 1,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
@@ -243,7 +245,7 @@ def sweep_cmd(
         ),
     ],
     runs: RunsOpt = 500,
-    seed: SeedOpt = 0,
+    seed: SeedOpt = 1,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
