@@ -482,3 +482,18 @@ def test_a_cylinder_ignores_walls() -> None:
     text = render_text(build_view(state, area="cylinder 5 at 2,2 high 20"))
     assert "area: cylinder, radius 5 ft, 20 ft high, at point 2,2 (EFF-07)" in text
     assert panel(text)[2:4] == ["1  . #xx .", "2  . x x ."]
+
+
+@pytest.mark.rule("SEN-06", "CF-07")
+def test_before_the_fight_a_side_sees_only_what_its_senses_would_give_at_the_start() -> None:
+    state = encounter(
+        combatant("Ann", "party", pc(name="Ann"), position=(0, 0)),
+        combatant("Ogg", "aliens", npc(name="Ogg"), position=(4, 0)),  # in plain sight
+        combatant("Zub", "aliens", npc(name="Zub"), position=(4, 2)),  # behind the wall
+        combatant("Kit", "aliens", npc(name="Kit"), position=(2, 0), hidden=True),  # hiding: Stealth at begin
+        map=".....\n#####\n.....\n",
+    )
+    assert state.timeline.phase == "setup"
+    seen = side_view(state, "party")
+    assert set(seen.combatants) == {"Ann", "Ogg"}
+    assert "(2 opponents not located)" in render_text(build_view(state, view="party"))

@@ -255,6 +255,20 @@ def perceived_enemies(state: Encounter, cid: str) -> list[Combatant]:
     return [e for e in state.enemies_of(cid) if view(state, cid, e.id) >= Awareness.AWARE_OF_LOCATION]
 
 
+def before_the_fight(state: Encounter) -> Encounter:
+    """``state`` with the awareness its combatants would have when the fight begins, as far as it can be known
+    without dice: what the senses give each pair (light, walls, darkvision...), and hidden combatants not
+    noticed (their Stealth checks are rolled at ``begin``, CF-07). A fight already begun is returned as it is."""
+    if state.timeline.phase != "setup" or not state.track_awareness:
+        return state
+    pairs = compute(state)
+    hidden = {c.id for c in state.combatants.values() if c.hidden}
+    for k in pairs:
+        if k.split(">", 1)[1] in hidden:
+            pairs[k] = int(Awareness.UNAWARE)
+    return state.model_copy(update={"awareness": {**pairs, **state.awareness}})
+
+
 def side_knows(state: Encounter, side: str) -> dict[str, Awareness]:
     """The best awareness any member of ``side`` has of each opponent."""
     out: dict[str, Awareness] = {}
