@@ -586,10 +586,8 @@ def side_view(state: Encounter, side: str) -> Encounter:
     knows its location (aware of location or observing); opponents known only to be present, or unknown, are
     left out, and no opponent's stat block is shown beyond its token. Before the fight begins, what the side
     would perceive at its start (``perception.before_the_fight``)."""
-    from sftactics.encounter.perception import side_knows
+    from sftactics.encounter.perception import before_the_fight, side_knows
     from sftactics.sf1e.senses import Awareness
-
-    from sftactics.encounter.perception import before_the_fight
 
     if _side(state, side) is None:
         raise SftError(f"no side named {side!r} (sides: {', '.join(state.sides())})")
