@@ -194,3 +194,20 @@ def test_a_new_round_is_a_new_roll_even_after_delaying_through_the_last() -> Non
     f.do(EndTurn(actor="Bo"))
     f.do(EndTurn(actor="Ksarik"))  # round 2 (any command starts the next turn): Tess's turn came and passed
     assert [e.roll for batch in f.events for e in batch if isinstance(e, ConfusionRolled)] == [20, 40]
+
+
+@pytest.mark.rule("CON-06", "CF-12")
+def test_pending_names_the_turn_whose_start_needs_dice_past_a_dead_combatant() -> None:
+    from sftactics.encounter.engine import pending_needs_dice
+
+    t = combatant("Tess", "party", pc(name="Tess"), initiative=20, position=(0, 0))
+    k = combatant("Ksarik", "aliens", initiative=15, position=(3, 0))
+    b = combatant("Bo", "party", with_conditions(pc(name="Bo"), "confused"), initiative=10, position=(1, 0))
+    z = combatant("Zed", "aliens", initiative=5, position=(5, 0))
+    f = fight(encounter(t, k, b, z, map=MAP), [])
+    f.do(Begin())
+    f.do({"type": "add_condition", "target": "Ksarik", "condition": "dead"})
+    between = f.state.with_timeline(turn=None, done=("Tess",))  # Tess's turn over, the next not yet started
+    assert pending_needs_dice(between)
+    assert pending(between) == "Bo"  # Ksarik's turn is passed; Bo's d% is rolled when its turn starts
+    assert not pending_needs_dice(f.state) and pending(f.state) == "Tess"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sftactics.encounter import space
-from sftactics.encounter.engine import GM_COMMANDS, Fight, pending
+from sftactics.encounter.engine import GM_COMMANDS, Fight, pending, pending_needs_dice
 from sftactics.encounter.events import replay
 from sftactics.encounter.state import Encounter
 from sftactics.grid.map import Feature
@@ -158,7 +158,7 @@ def step_problems(before: Encounter, cmd: dict[str, Any], after: Encounter) -> I
     actor = cmd.get("actor")
     if kind not in OUT_OF_TURN and actor is not None:
         who = pending(before)
-        if who != actor:
+        if who != actor and not pending_needs_dice(before):  # the dice decide whose turn starts (engine.pending)
             yield f"{kind} by {actor} was accepted while the engine waited for {who}"
         if not able_to_act(before, actor) and kind not in DOWN_OK:
             yield f"{actor} is down but gave {kind}"

@@ -94,11 +94,24 @@ def pending(state: Encounter) -> str | None:
     tx = Tx(state, _NoDice())
     try:
         flow.advance(tx)
-    except _NeedsDice:
-        return flow.next_in_order(state) or flow.next_in_order(_next_round(state))
+    except _NeedsDice:  # the turn being started when a die was needed is the one the engine will start
+        return tx.state.timeline.turn or flow.next_in_order(state) or flow.next_in_order(_next_round(state))
     if tx.state.result is not None:
         return None
     return tx.state.timeline.turn
+
+
+def pending_needs_dice(state: Encounter) -> bool:
+    """Whether starting the next turn needs dice (a confusion roll, burning or bleeding damage...): then who
+    decides next depends on them (a confused creature that babbles passes its turn) and :func:`pending` names
+    the combatant whose turn the engine will try to start first."""
+    if state.result is not None or state.timeline.phase in ("setup", "ended") or state.timeline.turn is not None:
+        return False
+    try:
+        flow.advance(Tx(state, _NoDice()))
+    except _NeedsDice:
+        return True
+    return False
 
 
 def _next_round(state: Encounter) -> Encounter:
