@@ -31,3 +31,18 @@ def test_the_end_of_fight_summary_counts_drops_deaths_and_damage_from_every_sour
     assert lines[:4] == ["Rounds: 1", "Dropped: Tess", "Back on their feet: Tess", "Died: Ksarik"]
     assert f"  Tess (party): dealt 0 with attacks, took {tess.sp + tess.hp}" in lines
     assert "  Ksarik (aliens): dealt 0 with attacks, took 100" in lines
+
+
+@pytest.mark.rule("INJ-07")
+def test_the_one_line_attack_says_when_the_target_dies() -> None:
+    from sftactics.encounter import narrate
+    from sftactics.encounter.commands import Begin
+    from tests.encounter.helpers import duo, fight
+
+    f = fight(duo(), [15, 5, 19, 4, 4])  # initiative, the d20, the baton's 1d4
+    f.do(Begin())
+    k = f.state.get("Ksarik").creature
+    f.do({"type": "damage", "target": "Ksarik", "amount": k.state.sp + k.state.hp - 1})
+    events = f.do({"type": "attack", "actor": "Tess", "target": "Ksarik"})
+    brief = [line for line in narrate.lines(events, verbose=False) if "attacks Ksarik" in line]
+    assert len(brief) == 1 and brief[0].endswith("; Ksarik dies")

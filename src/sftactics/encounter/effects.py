@@ -217,7 +217,8 @@ def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
     dc_terms = actions_rules.area_dc(c.creature, weapon)
     dc = dc_terms.total
     if a.save:
-        tx.note(f"{weapon.name}: save {dc_terms.describe()}", "SV-07")
+        body = " ".join(t.describe() for t in dc_terms.applied)
+        tx.note(f"{weapon.name}: save DC {dc} = {body}", "SV-07")
     save = (
         SaveSpec(type=a.save or "ref", dc=dc, on_save=a.on_save if a.on_save != "none" else "half") if a.save else None
     )

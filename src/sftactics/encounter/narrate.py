@@ -64,7 +64,7 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             verdict = "critical hit" if e.critical else ("hit" if e.hit else "miss")
             dmg = f" for {e.damage}" if e.damage is not None else ""
             aoo = " (attack of opportunity)" if e.reaction else ""
-            return [f"{e.attacker} attacks {e.target} with {e.weapon}{aoo}: {verdict}{dmg}"]
+            return [f"{e.attacker} attacks {e.target} with {e.weapon}{aoo}: {verdict}{dmg}{_fate(e)}"]
         case ev.CreatureChanged() | ev.Moved() | ev.CheckMade():
             return ["  " + x for x in detail_lines(e)]
         case ev.ConfusionRolled():
@@ -122,6 +122,20 @@ def awareness_lines(changes: dict[str, int]) -> list[str]:
                 parts.append(_AWARE_WORDS[state].format(who))
         out.append(f"  {o} {'; '.join(parts)}")
     return out
+
+
+def _fate(e: ev.AttackMade) -> str:
+    """What the hit did to the target, for the one-line form: it dies, drops or falls unconscious."""
+    inj = e.result.damage.injury if e.result is not None and e.result.damage is not None else None
+    if inj is None:
+        return ""
+    if inj.died:
+        return f"; {e.target} dies"
+    if inj.became_dying:
+        return f"; {e.target} drops (dying)"
+    if inj.became_unconscious:
+        return f"; {e.target} drops (unconscious)"
+    return ""
 
 
 # ---------------------------------------------------------------- the explanation of one event
