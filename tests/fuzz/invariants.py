@@ -160,7 +160,8 @@ def step_problems(before: Encounter, cmd: dict[str, Any], after: Encounter) -> I
         who = pending(before)
         if who != actor and not pending_needs_dice(before):  # the dice decide whose turn starts (engine.pending)
             yield f"{kind} by {actor} was accepted while the engine waited for {who}"
-        if not able_to_act(before, actor) and kind not in DOWN_OK:
+        woke = before.timeline.turn != actor and able_to_act(after, actor)  # a timed condition ended as it began
+        if not able_to_act(before, actor) and kind not in DOWN_OK and not woke:
             yield f"{actor} is down but gave {kind}"
     yield from position_problems(after, before)
     yield from pools_problems(after)
