@@ -362,6 +362,21 @@ def schema_cmd(
     sys.stdout.write(docs[what]())
 
 
+def _one_line_summaries(typer_app: typer.Typer) -> None:
+    """The command list shows each command's first paragraph as one flowing line (typer keeps the docstring's
+    line breaks, which leaves ragged lines in an 80-column terminal)."""
+    import inspect
+
+    for info in typer_app.registered_commands:
+        doc = info.help or (inspect.getdoc(info.callback) if info.callback is not None else None)
+        if info.short_help is None and doc:
+            info.short_help = " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+
+
+_one_line_summaries(app)
+_one_line_summaries(import_app)
+
+
 def main() -> None:
     """Entry point: run the app, printing user errors (``SftError``) without a traceback."""
     try:

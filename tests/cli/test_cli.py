@@ -198,3 +198,11 @@ def test_one_default_seed_and_one_meaning_of_dice_in_every_command(tmp_path: Pat
     assert "4" in run("roll", "3d6", "--dice", "4,5,6")[1]
     p = run_main("roll", "1d6", "--dice", "x")
     assert p.returncode == 2 and "--dice: expected whole numbers" in p.stderr
+
+
+def test_the_command_list_reads_as_flowing_lines_in_80_columns() -> None:
+    for info in app.registered_commands:
+        assert info.short_help and "\n" not in info.short_help, info.name
+    text = runner.invoke(app, ["--help"], env={"COLUMNS": "80"}).output
+    assert "VERB), the map, your own dice or the engine's, undo and save" in text
+    assert all(len(line) <= 80 for line in text.splitlines())
