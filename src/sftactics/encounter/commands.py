@@ -15,8 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sftactics.core.errors import CommandError
 from sftactics.core.validation import first_problem
 from sftactics.sf1e import limits as L
-from sftactics.sf1e.limits import CommandSquare, Name
-from sftactics.sf1e.statblock import DiceText
+from sftactics.sf1e.limits import CommandSquare, DiceText, Name
 
 
 class _Cmd(BaseModel):

@@ -18,6 +18,9 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticUndefined
 
+from sftactics.core.errors import DiceError
+from sftactics.dice.expr import parse
+
 #: the longest name (creature, weapon, armor, combatant, side) a file may give
 NAME_MAX = 100
 #: Hit Points: the largest creatures of the books have well under 1,000
@@ -110,3 +113,15 @@ Square = tuple[Coordinate, Coordinate]
 COMMAND_COORD_MAX = 10_000
 CommandCoordinate = Annotated[int, Field(ge=-COMMAND_COORD_MAX, le=COMMAND_COORD_MAX)]
 CommandSquare = tuple[CommandCoordinate, CommandCoordinate]
+
+
+def _dice_parses(v: str) -> str:
+    try:
+        parse(v)
+    except DiceError as e:
+        raise ValueError(str(e)) from None
+    return v
+
+
+#: A dice expression kept as written (``"1d6+2 F"``), checked to parse (within the dice limits) when read.
+DiceText = Annotated[str, AfterValidator(_dice_parses)]

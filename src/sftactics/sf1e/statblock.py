@@ -18,7 +18,18 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializ
 from sftactics.core.errors import DiceError
 from sftactics.dice.expr import DAMAGE_TYPES, ENERGY, KINETIC, DiceExpr, damage_type, parse
 from sftactics.sf1e import limits as L
-from sftactics.sf1e.limits import AbilityMod, AbilityScore, ClassLevel, Name, Resist, Save, SenseRange, Skill, Speed
+from sftactics.sf1e.limits import (
+    AbilityMod,
+    AbilityScore,
+    ClassLevel,
+    DiceText,
+    Name,
+    Resist,
+    Save,
+    SenseRange,
+    Skill,
+    Speed,
+)
 from sftactics.sf1e.usable import UsableAbility
 
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
@@ -57,14 +68,6 @@ class _Model(BaseModel):
 NameSet = Annotated[frozenset[str], PlainSerializer(lambda s: sorted(s), return_type=list[str])]
 
 
-def _dice_parses(v: str) -> str:
-    try:
-        parse(v)
-    except DiceError as e:
-        raise ValueError(str(e)) from None
-    return v
-
-
 def _critical_dcs(v: str) -> str:
     for m in re.finditer(r"\bDC\s*(\d+)", v, re.IGNORECASE):
         if len(m.group(1)) > 3 or not L.DC_MIN <= int(m.group(1)) <= L.DC_MAX:
@@ -74,10 +77,6 @@ def _critical_dcs(v: str) -> str:
 
 #: A critical effect as printed ("Burn 1d6", "Staggered [DC 14]"): at most 200 characters, a DC in range.
 CriticalText = Annotated[str, Field(max_length=200), AfterValidator(_critical_dcs)]
-
-
-#: A dice expression kept as written (``"1d6+2 F"``), checked to parse when the file is read.
-DiceText = Annotated[str, AfterValidator(_dice_parses)]
 
 
 def score_to_mod(score: int) -> int:

@@ -12,25 +12,12 @@ into a ``use_ability`` command.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from sftactics.core.errors import DiceError
-from sftactics.dice.expr import parse
 from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import Name
-
-
-def _dice_parses(v: str) -> str:
-    try:
-        parse(v)
-    except DiceError as e:
-        raise ValueError(str(e)) from None
-    return v
-
-
-_Dice = Annotated[str, AfterValidator(_dice_parses)]
 
 
 class _Model(BaseModel):
@@ -76,8 +63,8 @@ class UsableAbility(_Model):
     area: UsableArea | None = None
     attack: UsableAttack | None = None
     save: UsableSave | None = None
-    damage: _Dice | None = None
-    heal: _Dice | None = None
+    damage: L.DiceText | None = None
+    heal: L.DiceText | None = None
     conditions: tuple[dict[str, object], ...] = Field((), max_length=20)
     uses: int | None = Field(None, ge=0, le=L.USAGE_MAX, description="uses in a fight (0 to 100); none: unlimited")
     pool: Name | None = Field(None, description="abilities with the same pool share its uses (spell slots)")

@@ -28,7 +28,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sftactics.core.errors import RuleViolation
-from sftactics.sf1e.statblock import DiceText, NameSet
+from sftactics.sf1e.limits import DiceText
+from sftactics.sf1e.statblock import NameSet
 
 
 class _Model(BaseModel):

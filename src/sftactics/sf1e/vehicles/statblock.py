@@ -32,7 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from sftactics.dice.expr import DiceExpr, parse
 from sftactics.grid.space import SIZES
 from sftactics.grid.space import Size as GridSize
-from sftactics.sf1e.statblock import DiceText, NameSet, Size, Weapon
+from sftactics.sf1e.limits import DiceText
+from sftactics.sf1e.statblock import NameSet, Size, Weapon
 
 CoverName = Literal["none", "partial", "cover", "improved", "total"]
 #: Movement modes a vehicle speed can have.
