@@ -90,7 +90,7 @@ def test_the_shipped_stat_blocks_load_as_data(tmp_path: Path) -> None:
     for name, data in STATBLOCKS:
         p = tmp_path / name
         p.write_text(yaml.safe_dump(data))
-        load_statblock(p)
+        assert load_statblock(p).name == data["name"]
 
 
 @SETTINGS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -89,15 +90,16 @@ def validation_error(name: str, err: ValidationError, prefix: str = "") -> FileF
     return FileFormatError(name, *first_problem(err, prefix))
 
 
-def load_model(path: Path, model: type[M]) -> M:
-    """Read ``path`` and validate it as ``model``."""
+def load_model(path: Path, model: type[M], prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> M:
+    """Read ``path`` and validate it as ``model`` (``prepare``: applied to the data first, e.g. to write out the
+    armory items a stat block names)."""
     data = read_data(path)
     if not isinstance(data, dict):
         raise FileFormatError(
             str(path), "", f"expected a mapping of fields at the top level, got {type(data).__name__}"
         )
     try:
-        return model.model_validate(data)
+        return model.model_validate(prepare(data) if prepare is not None else data)
     except ValidationError as e:
         raise validation_error(str(path), e) from None
     except RecursionError:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from sftactics.core.errors import FileFormatError
-from sftactics.io.files import read_data, validation_error
+from sftactics.io.files import load_model
 from sftactics.sf1e.statblock import StatBlock
 
 
@@ -16,16 +14,7 @@ def load_statblock(path: str | Path) -> StatBlock:
     """Load a stat block; raises FileFormatError naming the file and the field on any problem."""
     from sftactics.content import expand_refs
 
-    name = str(path)
-    data = read_data(Path(path))
-    if not isinstance(data, dict):
-        raise FileFormatError(name, "", f"expected a mapping of fields at the top level, got {type(data).__name__}")
-    try:
-        return StatBlock.model_validate(expand_refs(data, file=name))
-    except ValidationError as e:
-        raise validation_error(name, e) from None
-    except RecursionError:
-        raise FileFormatError(name, "", "data nested less deeply") from None
+    return load_model(Path(path), StatBlock, prepare=lambda data: expand_refs(data, file=str(path)))
 
 
 def statblock_ref(ref: str) -> StatBlock:
