@@ -35,7 +35,7 @@ from sftactics.encounter.engine import Fight
 from sftactics.encounter.policy import try_command
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid import areas, geometry
-from sftactics.grid.geometry import DIRECTION_NAMES, Footprint, footprint_distance_ft
+from sftactics.grid.geometry import DIRECTION_NAMES, footprint_distance_ft
 from sftactics.grid.lines import has_line_of_effect
 from sftactics.sf1e import stats
 from sftactics.sf1e.statblock import Weapon
@@ -205,20 +205,7 @@ def _spot_next_to(fight: Fight, me: Combatant, patient: Combatant, range_ft: int
     fp = space.footprint(patient)
     if fp is None or not _can_move_then_standard(me, s):
         return None
-    t = _Turn(TacticalPolicy(), s, me.id)
-    rm = t.reach(1)
-    if rm is None:
-        return None
-    spots = sorted(
-        (rm.cost[sq], sq)
-        for sq, a in rm.actions.items()
-        if a == 1 and sq not in rm.squeezed
-        and footprint_distance_ft(Footprint(sq[0], sq[1], t.side_len), fp) <= max(range_ft, 5)
-    )  # fmt: skip
-    for _, sq in spots[:4]:
-        if not t.provokers(sq):
-            return sq
-    return None
+    return _Turn(TacticalPolicy(), s, me.id).adjacent_spot(fp, max(range_ft, 5))
 
 
 def _mean(text: str | None) -> float:

@@ -1021,8 +1021,9 @@ class _Turn:
         )  # fmt: skip
         return sorted(found)
 
-    def adjacent_spot(self, patient: Footprint) -> Square | None:
-        """The cheapest square of one move next to ``patient`` that provokes nothing, or None."""
+    def adjacent_spot(self, patient: Footprint, within_ft: int = 5) -> Square | None:
+        """The cheapest square of one move within ``within_ft`` of ``patient`` (next to it by default) that
+        provokes nothing, or None."""
         rm = self.reach(1)
         if rm is None:
             return None
@@ -1030,7 +1031,7 @@ class _Turn:
             (rm.cost[sq], sq)
             for sq, a in rm.actions.items()
             if a == 1 and sq not in rm.squeezed
-            and footprint_distance_ft(Footprint(sq[0], sq[1], self.side_len), patient) <= 5
+            and footprint_distance_ft(Footprint(sq[0], sq[1], self.side_len), patient) <= within_ft
         )  # fmt: skip
         for _, sq in spots[:4]:
             if not self.provokers(sq):
