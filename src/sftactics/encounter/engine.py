@@ -85,20 +85,30 @@ def pending(state: Encounter) -> str | None:
     """Whose decision the engine is waiting for: the combatant whose turn it is, or (between turns) the one
     whose command the engine accepts next: the combatant whose turn it would start, passing turns with nothing
     to decide and starting a new round when only delayers are left, exactly as a command would (CF-12, ACT-71).
-    When starting that turn needs dice (bleeding, a confusion roll...), the next combatant in order who could
-    act. None when the combat is over or has not begun, or when it would end before anyone decides."""
+    When starting that turn needs dice (bleeding, a confusion roll...), the combatant whose turn was being
+    started then (:func:`pending_needs_dice`: the dice may still pass it). None when the combat is over or has
+    not begun, or when it would end before anyone decides."""
     if state.result is not None or state.timeline.phase in ("setup", "ended"):
         return None
     if state.timeline.turn is not None:
         return state.timeline.turn
+    ahead, needs_dice = _look_ahead(state)
+    if needs_dice:  # the turn being started when a die was needed is the one the engine will start
+        return ahead.timeline.turn or flow.next_in_order(state) or flow.next_in_order(_next_round(state))
+    if ahead.result is not None:
+        return None
+    return ahead.timeline.turn
+
+
+def _look_ahead(state: Encounter) -> tuple[Encounter, bool]:
+    """Start the next turn as a command would, without dice: the state reached, and whether a die was needed
+    (the state is then the one at that moment)."""
     tx = Tx(state, _NoDice())
     try:
         flow.advance(tx)
-    except _NeedsDice:  # the turn being started when a die was needed is the one the engine will start
-        return tx.state.timeline.turn or flow.next_in_order(state) or flow.next_in_order(_next_round(state))
-    if tx.state.result is not None:
-        return None
-    return tx.state.timeline.turn
+    except _NeedsDice:
+        return tx.state, True
+    return tx.state, False
 
 
 def pending_needs_dice(state: Encounter) -> bool:
@@ -107,11 +117,7 @@ def pending_needs_dice(state: Encounter) -> bool:
     the combatant whose turn the engine will try to start first."""
     if state.result is not None or state.timeline.phase in ("setup", "ended") or state.timeline.turn is not None:
         return False
-    try:
-        flow.advance(Tx(state, _NoDice()))
-    except _NeedsDice:
-        return True
-    return False
+    return _look_ahead(state)[1]
 
 
 def _next_round(state: Encounter) -> Encounter:
