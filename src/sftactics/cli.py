@@ -15,7 +15,7 @@ from rich.table import Table
 from sftactics.core.errors import SftError
 from sftactics.dice import parse, roll
 from sftactics.dice.distribution import attack_odds, damage_die
-from sftactics.dice.source import DiceSource, ScriptedDice, SeededDice
+from sftactics.dice.source import DEFAULT_SEED, DiceSource, ScriptedDice, SeededDice
 from sftactics.views.console import console, hide_flag_types
 
 if TYPE_CHECKING:
@@ -31,9 +31,6 @@ app = typer.Typer(
 out = console()
 err = console(stderr=True)
 
-
-#: The seed every command uses when none is given.
-DEFAULT_SEED = 1
 
 #: Help for ``--dice``, the same in every command.
 DICE_HELP = "scripted die results instead of the seed: 20,5,3 or scripted:FILE (results separated by commas or spaces)"

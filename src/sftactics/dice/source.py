@@ -68,6 +68,10 @@ class DiceSource(ABC):
         """The next raw result for a ``sides``-sided die."""
 
 
+#: The seed the command line uses when none is given (every command: roll, attack, run, play, simulate...).
+DEFAULT_SEED = 1
+
+
 class SeededDice(DiceSource):
     """Reproducible pseudo-random dice (Mersenne Twister seeded with an integer)."""
 

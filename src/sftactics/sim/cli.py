@@ -34,6 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sftactics.core.errors import SftError
+from sftactics.dice.source import DEFAULT_SEED
 from sftactics.sim.stats import Summary
 from sftactics.views.console import console
 
@@ -179,7 +180,7 @@ def _backend(backend: str) -> Any:
 def simulate_cmd(
     scenario: ScenarioArg,
     runs: RunsOpt = 1000,
-    seed: SeedOpt = 1,
+    seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
@@ -245,7 +246,7 @@ def sweep_cmd(
         ),
     ],
     runs: RunsOpt = 500,
-    seed: SeedOpt = 1,
+    seed: SeedOpt = DEFAULT_SEED,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
