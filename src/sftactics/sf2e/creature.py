@@ -95,6 +95,22 @@ class Creature2e(BaseModel):
             return {k: Proficiency[v.upper()] if isinstance(v, str) else v for k, v in value.items()}
         return value
 
+    @field_validator("weaknesses", "resistances", mode="before")
+    @classmethod
+    def _highest_entry_per_type(cls, value: Any) -> Any:
+        """Several entries for one type (a list of ``{type, value}``): only the highest applies (E2-24, E2-25)."""
+        if not isinstance(value, list | tuple):
+            return value
+        table: dict[str, int] = {}
+        for entry in value:
+            if not isinstance(entry, dict) or set(entry) - {"type", "value", "source"}:
+                raise ValueError("each entry is {type, value} (and an optional source)")
+            key, amount = entry.get("type"), entry.get("value")
+            if not isinstance(key, str) or not isinstance(amount, int) or isinstance(amount, bool):
+                raise ValueError("each entry is {type: a damage type or category, value: a whole number}")
+            table[key] = max(table.get(key, amount), amount)
+        return table
+
     @model_validator(mode="after")
     def _hp_within_max(self) -> Creature2e:
         if self.hp > self.max_hp:
@@ -119,6 +135,11 @@ class Creature2e(BaseModel):
 
     def has(self, name: str) -> bool:
         return self.condition(name) > 0
+
+    def immune_to(self, name: str) -> bool:
+        """Immune to a damage type, a condition or an effect trait (``death-effects``, ``critical-hits``): the
+        effect does not apply to it at all (E2-23)."""
+        return name in self.immunities
 
     @property
     def dying(self) -> int:
@@ -148,6 +169,14 @@ class Creature2e(BaseModel):
             else:
                 conds.pop(name, None)
         return self.model_copy(update={"conditions": conds})
+
+    def with_weakness(self, type: str, value: int) -> Creature2e:
+        """A copy with another weakness to ``type``: the highest of the old and new values applies (E2-24)."""
+        return self.changed(weaknesses={**self.weaknesses, type: max(value, self.weaknesses.get(type, value))})
+
+    def with_resistance(self, type: str, value: int) -> Creature2e:
+        """A copy with another resistance to ``type``: the highest of the old and new values applies (E2-25)."""
+        return self.changed(resistances={**self.resistances, type: max(value, self.resistances.get(type, value))})
 
     def changed(self, **fields: Any) -> Creature2e:
         """A copy with fields replaced."""

@@ -255,9 +255,29 @@ class DamageOutcome2e:
         return "; ".join(line.describe() for line in self.ledger) + f" => {self.total}"
 
 
-def _highest(table: dict[str, int], t: DamageType) -> tuple[int, str]:
-    found = [(table[k], k) for k in keys_for(t) if k in table]
+def _highest(table: dict[str, int], keys: tuple[str, ...]) -> tuple[int, str]:
+    found = [(table[k], k) for k in keys if k in table]
     return max(found) if found else (0, "")
+
+
+def _precision_as_weapon_type(
+    incoming: tuple[Portion, ...], target: Creature2e, ledger: list[LedgerLine]
+) -> tuple[Portion, ...]:
+    """The usual 2E reading of precision damage (``precision_damage="weapon_type"``): it joins the first other
+    damage type (the weapon's), unless the target is immune to precision (then it is lost)."""
+    main = next((p.type for p in incoming if p.type is not DamageType.PRECISION), None)
+    if main is None or not any(p.type is DamageType.PRECISION for p in incoming):
+        return incoming
+    out: list[Portion] = []
+    for p in incoming:
+        if p.type is not DamageType.PRECISION:
+            out.append(p)
+        elif "precision" in target.immunities:
+            ledger.append(LedgerLine("immunity", -p.amount, f"{p.amount} precision: immune to precision", "E2-23"))
+        else:
+            ledger.append(LedgerLine("precision", 0, f"{p.amount} precision counts as {main} (weapon's type)", "E2-21"))
+            out.append(Portion(main, p.amount))
+    return _merge(out)
 
 
 def _harmless(t: DamageType, target: Creature2e, options: Sf2eOptions) -> str:
@@ -284,10 +304,13 @@ def mitigate(
     else:
         incoming = _merge(damage_in)
         ledger, critical, persistent = [], False, ()
+    if options.precision_damage == "weapon_type":
+        incoming = _precision_as_weapon_type(tuple(incoming), target, ledger)
     out: list[Portion] = []
     for p in incoming:
         amount = p.amount
-        immune = next((k for k in keys_for(p.type) if k in target.immunities), "")
+        keys = keys_for(p.type, bleed_is_physical=options.bleed_is_physical)
+        immune = next((k for k in keys if k in target.immunities), "")
         harmless = _harmless(p.type, target, options)
         if immune or harmless:
             why = harmless or f"immune to {immune}"
@@ -296,7 +319,7 @@ def mitigate(
             )
             out.append(Portion(p.type, 0))
             continue
-        weak, weak_key = _highest(target.weaknesses, p.type)
+        weak, weak_key = _highest(target.weaknesses, keys)
         if weak and amount > 0:
             ledger.append(
                 LedgerLine(
@@ -304,7 +327,7 @@ def mitigate(
                 )
             )
             amount += weak
-        res, res_key = _highest(target.resistances, p.type)
+        res, res_key = _highest(target.resistances, keys)
         if res and amount > 0:
             reduced = max(0, amount - res)
             ledger.append(
@@ -317,7 +340,11 @@ def mitigate(
             )
             amount = reduced
         out.append(Portion(p.type, amount))
-    persistent = tuple(pd for pd in persistent if not any(k in target.immunities for k in keys_for(pd.type)))
+    persistent = tuple(
+        pd
+        for pd in persistent
+        if not any(k in target.immunities for k in keys_for(pd.type, bleed_is_physical=options.bleed_is_physical))
+    )
     return DamageOutcome2e(tuple(incoming), tuple(out), tuple(ledger), critical, persistent)
 
 

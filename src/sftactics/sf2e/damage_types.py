@@ -82,12 +82,15 @@ def damage_type(word: str | DamageType) -> DamageType:
         raise ValueError(f"unknown 2E damage type {word!r} (expected one of {names})") from None
 
 
-def keys_for(t: DamageType) -> tuple[str, ...]:
+def keys_for(t: DamageType, *, bleed_is_physical: bool = False) -> tuple[str, ...]:
     """The names an immunity, weakness or resistance may use to cover ``t``: the type itself, then its category
     (physical or energy).
 
     A resistance to ``"physical"`` covers bludgeoning, piercing and slashing; where several apply the highest
-    is used (E2-24, E2-25).
+    is used (E2-24, E2-25). ``bleed_is_physical`` (``Sf2eOptions.bleed_is_physical``): bleed is covered by
+    ``physical`` too (the usual 2E reading; the seed lists bleed among the other types).
     """
     category = CATEGORY[t]
+    if t is DamageType.BLEED and bleed_is_physical:
+        return (t.value, Category.PHYSICAL.value)
     return (t.value,) if category is Category.OTHER else (t.value, category.value)

@@ -42,6 +42,8 @@ from sftactics.sf2e.options import DEFAULT_OPTIONS, Sf2eOptions
 DEATH_AT_DYING = 4
 #: A single blow of at least this many times the maximum HP kills (E2-39).
 MASSIVE_DAMAGE_FACTOR = 2
+#: The immunity that cancels death effects (E2-23, E2-38).
+DEATH_EFFECTS = "death-effects"
 #: Recovery check DC = this + the dying value (E2-33).
 RECOVERY_DC_BASE = 10
 #: Dying change per recovery check degree (E2-33).
@@ -176,6 +178,9 @@ def apply_damage(
     if c.dead:
         e.note("damage", f"{c.name} is already dead", "E2-32")
         return e.done()
+    if death_effect and c.immune_to(DEATH_EFFECTS):
+        death_effect = False
+        e.note("immunity", f"{c.name} is immune to death effects: only the damage applies", "E2-23")
     if c.regeneration and types & c.regeneration_bypass:
         off = 2 if during_own_turn else 1
         e.c = e.c.changed(regeneration_off_turns=off)
@@ -328,10 +333,13 @@ def gain_doomed(creature: Creature2e, value: int = 1) -> InjuryResult2e:
     return e.done()
 
 
-def kill(creature: Creature2e, cause: str, rule: str = "E2-38") -> InjuryResult2e:
-    """Death outright (a death effect, a GM's call)."""
+def kill(creature: Creature2e, cause: str, rule: str = "E2-38", *, death_effect: bool = False) -> InjuryResult2e:
+    """Death outright (a death effect, a GM's call). A ``death_effect`` does nothing to a creature immune to
+    death effects (E2-23)."""
     e = _Edit(creature)
-    if not creature.dead:
+    if death_effect and creature.immune_to(DEATH_EFFECTS):
+        e.note("immunity", f"{creature.name} is immune to death effects: {cause} does not apply", "E2-23")
+    elif not creature.dead:
         e.die(cause, rule)
     return e.done()
 

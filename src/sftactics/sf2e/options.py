@@ -77,8 +77,20 @@ class Sf2eOptions(BaseModel):
         0,
         ge=0,
         description="(gap, no inventory item). ASSUMPTION: the least a damage roll deals when its penalties take "
-        "it below that; the seed gives a minimum only for halving (1). Default 0: penalties can cancel a hit's "
-        "damage. 1 is the usual 2E reading.",
+        "it below that; the seed gives a minimum only for halving (1). Default 0 (the seed's reading): penalties "
+        "can cancel a hit's damage. 1 is the usual 2E reading (a hit deals at least 1).",
+    )
+    precision_damage: Literal["own_type", "weapon_type"] = Field(
+        "own_type",
+        description="E2-21 (reading). SEED: the seed lists precision as a damage type of its own ('own_type'): "
+        "only a weakness, resistance or immunity to precision touches it. 'weapon_type' is the usual 2E reading: "
+        "precision damage adds to the weapon's own (first) damage type for weaknesses and resistances, and a "
+        "creature immune to precision ignores it.",
+    )
+    bleed_is_physical: bool = Field(
+        False,
+        description="E2-21 (reading). SEED: the seed lists bleed among the 'other' types, so a resistance or "
+        "weakness to 'physical' does not cover it. True is the usual 2E reading: bleed counts as physical.",
     )
     temp_hp_new_source: Literal["higher", "newer"] = Field(
         "higher",
