@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from sftactics.core.errors import CommandError
 from sftactics.core.validation import first_problem
+from sftactics.encounter.sf2e.commands2e import BasicSave, Interact, Leap, Seek, Step, Stride, Strike, TakeCover
 from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import CommandSquare, DiceText, Name
 
@@ -758,7 +759,15 @@ Command = Annotated[
     | Check
     | StabilityCheck
     | Smother
-    | ImposeCover,
+    | ImposeCover
+    | Strike
+    | Stride
+    | Step
+    | Leap
+    | Interact
+    | TakeCover
+    | Seek
+    | BasicSave,
     Field(discriminator="type"),
 ]
 

@@ -43,6 +43,13 @@ class StepResult:
 def step(state: Encounter, command: Command, dice: DiceSource, *, decide: ReactionDecider | None = None) -> StepResult:
     """Validate and resolve one command. Raises RuleViolation (state untouched) when it breaks a rule.
     ``decide`` is asked before each attack of opportunity (default: every combatant takes the ones it can)."""
+    if state.ruleset == "sf2e":
+        from sftactics.encounter.sf2e.engine2e import step2e
+
+        new, events = step2e(state, command, dice, decide)
+        return StepResult(new, events)
+    if command.type not in HANDLERS:
+        raise RuleViolation("CF-01", f"{command.type} is a 2nd-edition command; this fight plays the 1st edition")
     if state.result is not None and command.type != "begin" and command.type not in AFTER_THE_END:
         raise RuleViolation("CF-02", f"the combat is over ({state.result.reason})")
     tx = Tx(state, dice, decide)

@@ -23,6 +23,15 @@ from sftactics.encounter.outcomes import (
     OpposedData,
     StateChangeData,
 )
+from sftactics.encounter.sf2e.events2e import (
+    Acted2e,
+    Body2eChanged,
+    Check2eMade,
+    Creature2eChanged,
+    Strike2eMade,
+    body_with,
+)
+from sftactics.encounter.sf2e.model import face
 from sftactics.encounter.state import (
     Combatant,
     CombatResult,
@@ -297,7 +306,12 @@ Event = Annotated[
     | Note
     | ConfusionRolled
     | CombatantJoined
-    | CombatEnded,
+    | CombatEnded
+    | Creature2eChanged
+    | Body2eChanged
+    | Acted2e
+    | Check2eMade
+    | Strike2eMade,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
@@ -423,6 +437,24 @@ def _ended(s: Encounter, e: CombatEnded) -> Encounter:
     return s.with_timeline(phase="ended", turn=None)
 
 
+def _creature2e(s: Encounter, e: Creature2eChanged) -> Encounter:
+    c = s.get(e.id)
+    assert c.body2e is not None, f"{e.id} is not a 2E combatant"
+    body = c.body2e.model_copy(update={"creature": e.creature})
+    return s.update(e.id, body2e=body, creature=face(body.stat, e.creature, e.id))
+
+
+def _body2e(s: Encounter, e: Body2eChanged) -> Encounter:
+    c = s.get(e.id)
+    assert c.body2e is not None, f"{e.id} is not a 2E combatant"
+    return s.update(e.id, body2e=body_with(c.body2e, **e.changes))
+
+
+def _acted2e(s: Encounter, e: Acted2e) -> Encounter:
+    s = _body2e(s, Body2eChanged(id=e.id, changes={"actions": e.left}))
+    return s.with_timeline(turn_fresh=False) if s.timeline.turn == e.id else s
+
+
 _APPLY: dict[str, Callable[[Encounter, Any], Encounter]] = {
     "initiative_rolled": _initiative,
     "order_set": _order,
@@ -446,6 +478,11 @@ _APPLY: dict[str, Callable[[Encounter, Any], Encounter]] = {
     "confusion_rolled": _confusion,
     "combatant_joined": _joined,
     "combat_ended": _ended,
+    "creature2e_changed": _creature2e,
+    "body2e_changed": _body2e,
+    "acted2e": _acted2e,
+    "check2e_made": _nothing,
+    "strike2e_made": _nothing,
 }
 
 

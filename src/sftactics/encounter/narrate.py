@@ -23,6 +23,7 @@ from sftactics.encounter.outcomes import (
     PoolsData,
     TermData,
 )
+from sftactics.encounter.sf2e.events2e import Creature2eChanged, Strike2eMade
 from sftactics.encounter.state import Encounter
 from sftactics.sf1e.senses import Awareness
 
@@ -90,6 +91,10 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             return [f"  {e.text}"]
         case ev.CombatEnded():
             return ["", f"Combat over in round {e.round}: {e.winner or 'nobody'} wins ({e.reason})"]
+    if e.type.endswith("2e") or "2e_" in e.type:  # the 2nd edition's events (encounter/sf2e)
+        from sftactics.encounter.sf2e import narrate2e
+
+        return narrate2e.event_lines(e, verbose=verbose)
     return []
 
 
@@ -334,6 +339,11 @@ def summary(state: Encounter) -> list[str]:
     """One line per combatant: pools and conditions."""
     out = []
     for c in state.combatants.values():
+        if c.body2e is not None:
+            from sftactics.encounter.sf2e.narrate2e import summary_line
+
+            out.append(summary_line(c))
+            continue
         st = c.creature.state
         conds = ", ".join(i.name + (f" {i.value}" if i.value else "") for i in st.conditions) or "-"
         pos = f" at {c.position[0]},{c.position[1]}" if c.position else ""
@@ -351,7 +361,12 @@ def fight_summary(state: Encounter, events: Iterable[Event]) -> list[str]:
     taken: dict[str, int] = {}
     dropped: list[str] = []
     for e in events:
-        if isinstance(e, ev.AttackMade) and e.hit and e.damage:
+        if isinstance(e, Strike2eMade) and e.total:
+            dealt[e.attacker] = dealt.get(e.attacker, 0) + e.total
+            taken[e.target] = taken.get(e.target, 0) + e.total
+        elif isinstance(e, Creature2eChanged) and e.creature.hp == 0 and e.id not in dropped:
+            dropped.append(e.id)
+        elif isinstance(e, ev.AttackMade) and e.hit and e.damage:
             dealt[e.attacker] = dealt.get(e.attacker, 0) + e.damage
             taken[e.target] = taken.get(e.target, 0) + e.damage
         elif isinstance(e, ev.CreatureChanged):

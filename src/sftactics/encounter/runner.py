@@ -10,7 +10,12 @@ from sftactics.encounter.policy import Policy, simple
 
 
 def auto_play(fight: Fight, policy: Policy = simple, *, max_rounds: int = 50) -> Fight:
-    """Let ``policy`` take every turn until the combat ends (or the GM's round limit ends it)."""
+    """Let ``policy`` take every turn until the combat ends (or the GM's round limit ends it). A 2E fight's
+    default is the 2E simple policy."""
+    if fight.state.ruleset == "sf2e" and policy is simple:
+        from sftactics.encounter.sf2e.policy2e import simple2e
+
+        policy = simple2e
     if fight.state.timeline.phase == "setup":
         fight.do(Begin())
     guard = 0

@@ -13,9 +13,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from sftactics.core.errors import RuleViolation, SftError
+from sftactics.encounter.sf2e.model import Body2e
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.statblock import ModifierSpec, NameSet
 from sftactics.sf1e.state import ConditionInstance, Creature
+from sftactics.sf2e.options import Sf2eOptions
 
 Square = tuple[int, int]
 Slot = Literal["standard", "move", "swift", "full"]
@@ -121,6 +123,8 @@ class Combatant(_Model):
     on_ground: dict[str, list[int]] = Field(default_factory=dict)  # its thrown weapons lying at [x, y] (ACT-34)
     gravity: Literal["zero", "low", "normal", "high"] | None = None  # its own surroundings' gravity (None: the map's)
     uses_spent: dict[str, int] = Field(default_factory=dict)  # limited abilities used, per pool (SPA-02)
+    # a 2E combatant's rules side (``creature`` is then its plain face); left out of a 1E fight's JSON
+    body2e: Body2e | None = Field(None, exclude_if=lambda v: v is None)
 
     @property
     def name(self) -> str:
@@ -199,7 +203,10 @@ class Encounter(_Model):
     """An encounter: everything needed to continue the fight."""
 
     name: str = "encounter"
+    # the edition whose rules play the fight (encounter/sf2e/ for "sf2e"); left out of a 1E fight's JSON
+    ruleset: Literal["sf1e", "sf2e"] = Field("sf1e", exclude_if=lambda v: v == "sf1e")
     options: Sf1eOptions = Field(default_factory=Sf1eOptions)
+    options2e: Sf2eOptions | None = Field(None, exclude_if=lambda v: v is None)
     map: str | None = None  # the map in the grid's text format (parsed on demand)
     gravity: Literal["zero", "low", "normal", "high"] = "normal"
     combatants: dict[str, Combatant]

@@ -117,6 +117,7 @@ class SideEntry(_Model):
 
 
 class ScenarioFile(_Model):
+    ruleset: Literal["sf1e"] = Field("sf1e", description="the edition: sf1e here; sf2e files: docs/sf2e.md")
     name: str = "encounter"
     description: str = ""
     track_awareness: bool = Field(True, description="track who perceives whom (SEN-05..10)")
@@ -166,8 +167,21 @@ def side_morale(scen: ScenarioFile) -> dict[str, str]:
 def load_scenario(path: str | Path) -> Encounter:
     """Read a scenario file into a fresh :class:`Encounter`."""
     p = Path(path)
+    if is_sf2e(p):
+        from sftactics.io.scenario2e import load_scenario2e
+
+        return load_scenario2e(p)
     scen = load_model(p, ScenarioFile)
     return build_encounter(scen, p)
+
+
+def is_sf2e(path: Path) -> bool:
+    """Whether a scenario file says ``ruleset: sf2e`` (a file that cannot be read is left to the loader)."""
+    try:
+        data = read_data(path)
+    except SftError:
+        return False
+    return isinstance(data, dict) and data.get("ruleset") == "sf2e"
 
 
 def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
