@@ -340,7 +340,10 @@ def import_foundry(
 def schema_cmd(
     what: Annotated[
         str,
-        typer.Argument(help="statblock, scenario or events (JSON Schema); options, conditions or commands (Markdown)"),
+        typer.Argument(
+            help="statblock, scenario, statblock2e, scenario2e or events (JSON Schema); options, conditions or "
+            "commands (Markdown)"
+        ),
     ],
 ) -> None:
     """Print a reference document generated from the code."""
@@ -349,6 +352,8 @@ def schema_cmd(
     docs = {
         "statblock": ref.statblock_schema,
         "scenario": ref.scenario_schema,
+        "statblock2e": ref.statblock2e_schema,
+        "scenario2e": ref.scenario2e_schema,
         "events": ref.events_schema,
         "options": ref.options_markdown,
         "conditions": ref.conditions_markdown,

@@ -19,6 +19,20 @@ def statblock_schema() -> str:
     return json.dumps(StatBlock.model_json_schema(), indent=2, sort_keys=True) + "\n"
 
 
+def statblock2e_schema() -> str:
+    """The 2E stat-block file's JSON Schema (docs/statblock2e.schema.json)."""
+    from sftactics.sf2e.statblock import StatBlock2e
+
+    return json.dumps(StatBlock2e.model_json_schema(), indent=2, sort_keys=True) + "\n"
+
+
+def scenario2e_schema() -> str:
+    """The 2E scenario file's JSON Schema (docs/scenario2e.schema.json)."""
+    from sftactics.io.scenario2e import ScenarioFile2e
+
+    return json.dumps(ScenarioFile2e.model_json_schema(), indent=2, sort_keys=True) + "\n"
+
+
 def options_markdown() -> str:
     lines = [
         "# Ruleset options (1st edition)",

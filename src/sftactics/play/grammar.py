@@ -49,7 +49,9 @@ class Ctx:
         return match_name(text, ids, "combatant")
 
     def weapon(self, actor: str, text: str) -> str:
-        names = [w.name for w in self.state.creature(actor).stat.weapons]
+        from sftactics.encounter.sf2e.table2e import strike_names
+
+        names = strike_names(self.state, actor) or [w.name for w in self.state.creature(actor).stat.weapons]
         return match_name(text, names, f"weapon of {actor}", substring=True)
 
 

@@ -150,10 +150,16 @@ def turn_panel(state: Encounter, who: str, *, dice: str = "") -> Text:
     out = Text()
     out.append(f"{who}'s turn" if started else f"Next: {who} (the turn starts with its first command)", style="bold")
     speed = stats.speed(c.creature).total
-    out.append(f": left {actions_left(c, surprise=state.timeline.phase == 'surprise')}")
-    if c.spent:
-        out.append(f"; spent {', '.join(c.spent)}")
-    out.append(f"; moved {c.moved_ft}/{speed} ft; attacks {c.attacks_this_turn}; reaction {reaction_text(c)}")
+    if c.body2e is not None:  # the 2nd edition: three actions and a reaction (E2-42)
+        b = c.body2e
+        out.append(f": {b.actions} action{'s' if b.actions != 1 else ''} left; attacks {b.attacks} (the next takes "
+                   f"the multiple attack penalty of attack {b.attacks + 1}); reaction "
+                   f"{'ready' if b.reaction else 'used'}")  # fmt: skip
+    else:
+        out.append(f": left {actions_left(c, surprise=state.timeline.phase == 'surprise')}")
+        if c.spent:
+            out.append(f"; spent {', '.join(c.spent)}")
+        out.append(f"; moved {c.moved_ft}/{speed} ft; attacks {c.attacks_this_turn}; reaction {reaction_text(c)}")
     notes = []
     delaying = [x.id for x in state.combatants.values() if x.delaying]
     if delaying and state.timeline.turn is None:

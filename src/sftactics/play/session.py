@@ -285,6 +285,9 @@ class Session:
             self._narrate(events)
 
     def _do(self, cmd: Command) -> None:
+        from sftactics.encounter.sf2e.table2e import for_ruleset
+
+        cmd = for_ruleset(self.fight.state, cmd)  # a 2E fight: attack, move and step are its Strike, Stride, Step
         self._run(lambda: self.fight.do(cmd))
 
     # ------------------------------------------------------------------ input and output

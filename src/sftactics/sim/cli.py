@@ -197,18 +197,24 @@ def simulate_cmd(
     """Play the encounter many times with sensible tactics on both sides: who wins, how long it lasts, who
     drops, who dies and of what."""
     from sftactics.io.files import load_model
-    from sftactics.io.scenario import ScenarioFile, build_encounter, side_morale
+    from sftactics.io.scenario import ScenarioFile, build_encounter, is_sf2e, side_morale
     from sftactics.sim.runner import SimJob, simulate
 
-    scen = load_model(scenario, ScenarioFile)
-    encounter = build_encounter(scen, scenario)
+    if is_sf2e(Path(scenario)):  # the 2nd edition: its own scenario file; every side plays the simple 2E policy
+        from sftactics.io.scenario2e import load_scenario2e
+
+        encounter, sides_morale = load_scenario2e(scenario), {}
+        err.print("[dim]a 2E scenario: every side plays the simple 2E policy (docs/sf2e.md)[/dim]")
+    else:
+        scen = load_model(scenario, ScenarioFile)
+        encounter, sides_morale = build_encounter(scen, scenario), side_morale(scen)
     if not abilities:
         from sftactics.sim.choices import without_specials
 
         encounter = without_specials(encounter)
     try:
         job = SimJob(encounter, _policies(policy, side_policy), seed=seed, max_rounds=max_rounds,
-                     engine=_engine(engine), morale=_morale(morale, side_morale(scen)))  # fmt: skip
+                     engine=_engine(engine), morale=_morale(morale, sides_morale))  # fmt: skip
         kernel = job.compiled()  # with --engine compiled, say now why the kernel cannot play it
     except ValueError as e:
         raise SftError(str(e)) from None

@@ -31,6 +31,8 @@ from sftactics.encounter.events import (
     TurnEnded,
     TurnStarted,
 )
+from sftactics.encounter.sf2e.events2e import Creature2eChanged, Strike2eMade
+from sftactics.encounter.sf2e.model import face_state
 from sftactics.encounter.state import Encounter
 from sftactics.sf1e.state import CreatureState
 from sftactics.sim.stats import CombatantOutcome, FightResult
@@ -144,8 +146,10 @@ class Tracker:
         for ev in events:
             if isinstance(ev, CreatureChanged):
                 self._changed(ev.id, ev.state, source, chooser == ev.id)
-            elif isinstance(ev, AttackMade):
+            elif isinstance(ev, AttackMade | Strike2eMade):
                 source = (ev.attacker, ev.weapon)
+            elif isinstance(ev, Creature2eChanged):  # a 2E fight: its plain face has the pools and conditions
+                self._changed(ev.id, face_state(ev.creature), source, False)
             elif isinstance(ev, TurnStarted | TurnEnded | RoundStarted):
                 source = None
             elif isinstance(ev, CombatantJoined):

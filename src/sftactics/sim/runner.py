@@ -143,6 +143,10 @@ def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
     morale = job.morale_map()
     for i in range(start, stop):
         policies = {side: make_policy(name, morale[side]) for side, name in names.items()}
+        if job.encounter.ruleset == "sf2e":  # the 1E policies read 1E stat blocks: a 2E fight has its own
+            from sftactics.encounter.sf2e.policy2e import simple2e
+
+            policies = {"*": simple2e}
         seed = fight_seed(job.seed, i)
         try:
             out.append(play_fight(job.encounter, seed, policies, index=i, max_rounds=job.max_rounds))

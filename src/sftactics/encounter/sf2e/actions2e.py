@@ -49,14 +49,21 @@ from sftactics.sf2e.statblock import Strike2e
 
 def spend(tx: Tx, cid: str, action: str, cost: int = 1, rule: str = "E2-42") -> None:
     """Pay ``cost`` actions on ``cid``'s turn, or refuse (nothing changes)."""
+    can_spend(tx, cid, action, cost, rule)
+    left = body(tx.state, cid).actions - cost
+    tx.emit(Acted2e(id=cid, action=action, cost=str(cost), left=left, rule=rule))  # type: ignore[arg-type]
+
+
+def can_spend(tx: Tx, cid: str, action: str, cost: int = 1, rule: str = "E2-42") -> None:
+    """Refuse unless it is ``cid``'s turn and it can still pay ``cost`` actions (checked before anything else)."""
     tx.state.require_turn(cid, "E2-42")
     b = body(tx.state, cid)
     c = b.creature
     if c.dead or c.unconscious or c.dying:
         raise RuleViolation("E2-31", f"{cid} cannot act ({'dead' if c.dead else 'unconscious'})")
     if b.actions < cost:
-        raise RuleViolation(rule, f"{action} costs {cost} action{'s' if cost > 1 else ''}; {cid} has {b.actions} left")
-    tx.emit(Acted2e(id=cid, action=action, cost=str(cost), left=b.actions - cost, rule=rule))
+        raise RuleViolation("E2-42", f"{action} costs {cost} action{'s' if cost > 1 else ''}; {cid} has {b.actions} "
+                            "left")  # fmt: skip
 
 
 # ---------------------------------------------------------------- Strike
@@ -124,6 +131,7 @@ def strike(tx: Tx, cmd: c2.Strike) -> None:
         spec = b.stat.strike(cmd.weapon)
     except Exception as e:  # an unknown weapon name: the rules' refusal, nothing changed
         raise RuleViolation("E2-50", str(e)) from None
+    can_spend(tx, att.id, f"Strike ({spec.name})", rule="E2-50")
     w = spec.weapon()
     ranged = not w.melee
     dist, flanked, ac_terms, notes = _geometry(tx, att, tgt, spec, ranged)
@@ -164,6 +172,7 @@ def knocked_out(tx: Tx, who: str, by: str | None) -> None:
 # ---------------------------------------------------------------- moving
 def _move(tx: Tx, cid: str, to: tuple[int, int] | None, path: tuple[tuple[int, int], ...] | None, budget: int,
           action: str, verb: str, rule: str) -> None:  # fmt: skip
+    can_spend(tx, cid, action, rule=rule)
     c = tx.state.get(cid)
     fresh = c.model_copy(update={"diagonals": 0})  # each move counts its own diagonals (docs/sf2e.md)
     plan = movement.plan(tx.state, fresh, to=to, path=path, budget_ft=budget, what=verb, rule=rule)

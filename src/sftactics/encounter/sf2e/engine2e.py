@@ -78,4 +78,5 @@ def step2e(
     flow.check_end(tx)
     if command.type in ("begin", "end_turn"):
         flow2e.advance(tx)
-    return tx.state, tx.finish()
+    events = tx.finish()
+    return tx.state, events

@@ -49,7 +49,13 @@ def face(stat: StatBlock2e, c: Creature2e, cid: str) -> Creature:
     sb = StatBlock(name=stat.name, kind="pc" if c.player else "npc", level=max(1, c.level), size=stat.size,
                    reach_ft=reach, hp=c.max_hp, speed=speeds, eac=ac, kac=ac, saves=saves,
                    initiative=perception(c).total)  # fmt: skip
+    return Creature(id=cid, stat=sb, state=face_state(c))
+
+
+def face_state(c: Creature2e) -> CreatureState:
+    """The live part of the face: HP, temporary HP and the conditions the shared code reads (dead carries the
+    cause of death as its source)."""
     conds = [ConditionInstance(name=word) for name, word in _FACE_CONDITIONS.items() if c.has(name)]
     if c.dead:
-        conds.append(ConditionInstance(name="dead"))
-    return Creature(id=cid, stat=sb, state=CreatureState(hp=c.hp, conditions=tuple(conds)))
+        conds.append(ConditionInstance(name="dead", source=c.death_cause))
+    return CreatureState(hp=c.hp, temp_hp=c.temp_hp, conditions=tuple(conds))

@@ -198,6 +198,8 @@ KERNEL_MAX_GRENADE_SQUARES = 40_000
 
 def unsupported(enc: Encounter) -> list[str]:
     """Why the kernel cannot play ``enc`` (empty when it can). The engine plays what the kernel does not."""
+    if enc.ruleset != "sf1e":
+        return [f"the ruleset {enc.ruleset} (the kernel plays the 1st edition)"]
     out: list[str] = []
     if enc.grid is None:
         out.append("no map (the kernel plays fights on a grid)")
