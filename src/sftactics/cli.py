@@ -7,7 +7,7 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -94,13 +94,22 @@ def odds_cmd(
     damage: Annotated[str | None, typer.Option(help='damage expression, e.g. "1d6+4"')] = None,
     crit_immune: Annotated[bool, typer.Option(help="the target is immune to critical hits")] = False,
     table: Annotated[bool, typer.Option(help="print the full damage distribution")] = False,
+    sf2e: Annotated[bool, typer.Option("--sf2e", help="2nd edition: the chance of each degree of success")] = False,
+    attack_number: Annotated[
+        int, typer.Option(help="2E: the attack's place in the turn (multiple attack penalty)", min=1, max=10)
+    ] = 1,
+    agile: Annotated[bool, typer.Option(help="2E: an agile weapon (-4/-8 instead of -5/-10)")] = False,
 ) -> None:
-    """Exact chance to hit and to score a critical hit, and the expected damage."""
+    """Exact chance to hit and to score a critical hit, and the expected damage (with --sf2e: the chance of each
+    degree of success, critical success to critical failure)."""
     expr = parse(attack)
     dice_terms = [t for t in expr.terms if not t.is_flat]
     if len(dice_terms) != 1 or dice_terms[0].sides != 20 or dice_terms[0].count != 1 or dice_terms[0].sign < 0:
         raise SftError(f"the attack roll must be one d20 plus a bonus, like 1d20+9 (got {attack!r})")
     bonus = sum(t.sign * t.count for t in expr.terms if t.is_flat)
+    if sf2e:
+        _odds2e(attack, bonus, ac, damage, attack_number, agile)
+        return
     dmg = parse(damage) if damage else None
     if dmg is not None:
         # the flat part is the damage bonus: a critical hit adds it twice, minimum damage applies to it
@@ -125,6 +134,26 @@ def odds_cmd(
         out.print(dt)
 
 
+def _odds2e(attack: str, bonus: int, ac: int, damage: str | None, number: int, agile: bool) -> None:
+    from sftactics.sf2e.attacks import multiple_attack_penalty
+    from sftactics.sf2e.degrees import Degree
+    from sftactics.sf2e.odds import check_odds
+
+    penalty = multiple_attack_penalty(number, agile=agile)
+    modifier = bonus + (penalty.value if penalty is not None else 0)
+    o = check_odds(modifier, ac, damage)
+    shown = f"{attack}" + (f", {penalty.label} {penalty.value}" if penalty is not None else "")
+    t = Table(title=f"{shown} against AC {ac} (2E, E2-03/E2-04)", show_header=False)
+    for d in sorted(Degree, reverse=True):
+        faces = o.faces(d)
+        nat = f" (natural {faces[0]}-{faces[-1]})" if len(faces) > 1 else (f" (natural {faces[0]})" if faces else "")
+        t.add_row(d.label + nat, _fraction(o.chances[d]))
+    if o.damage_mean is not None and o.expected_damage is not None:
+        t.add_row("mean damage on a success (doubled on a critical success)", f"{float(o.damage_mean):.3f}")
+        t.add_row("expected damage per Strike", f"{float(o.expected_damage):.3f}")
+    out.print(t)
+
+
 @app.command("attack")
 def attack_cmd(
     attacker: Annotated[str, typer.Argument(help="attacker's stat block: a YAML file or a bundled name")],
@@ -134,9 +163,21 @@ def attack_cmd(
     dice: DiceOpt = None,
     nonlethal: Annotated[bool, typer.Option(help="deal nonlethal damage")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    attack_number: Annotated[
+        int, typer.Option(help="2E: the attack's place in the turn (multiple attack penalty)", min=1, max=10)
+    ] = 1,
 ) -> None:
-    """Resolve one attack between two stat blocks and explain every number."""
+    """Resolve one attack between two stat blocks and explain every number (two 2E stat blocks: a 2E Strike,
+    with its degree of success)."""
+    from sftactics.io.scenario2e import statblock2e_ref
     from sftactics.io.statblocks import statblock_ref
+
+    a2, d2 = statblock2e_ref(attacker), statblock2e_ref(defender)
+    if a2 is not None or d2 is not None:
+        if a2 is None or d2 is None:
+            raise SftError("attack: both stat blocks must be of the same edition (one is a 2E stat block)")
+        _strike2e(a2, d2, weapon, _dice(seed, dice), attack_number, as_json)
+        return
     from sftactics.sf1e.attack import Situation, resolve_attack
     from sftactics.sf1e.state import Creature
 
@@ -153,6 +194,35 @@ def attack_cmd(
         return
     for line in result.lines():
         out.print(line)
+
+
+def _strike2e(a: Any, d: Any, weapon: str, src: DiceSource, number: int, as_json: bool) -> None:
+    """One 2E Strike between two 2E stat blocks (``sftactics attack``)."""
+    from sftactics.sf2e.attacks import strike
+
+    attacker, defender = a.creature(), d.creature()
+    if attacker.name == defender.name:
+        defender = defender.changed(name=defender.name + " (2)")
+    try:
+        spec = a.strike(weapon)
+    except SftError as e:
+        raise SftError(f"attack: {e}") from None
+    r = strike(attacker, defender, spec.weapon(), src, attack_number=number)
+    if as_json:
+        data = {
+            "attacker": r.attacker,
+            "weapon": r.weapon,
+            "degree": r.degree.label,
+            "targeting": r.targeting.to_dict() if r.targeting is not None else None,
+            "attack": r.attack.to_dict() if r.attack is not None else None,
+            "damage": r.damage.total if r.damage is not None else 0,
+            "defender_after": r.target_after(defender).model_dump(mode="json"),
+            "dice": [x.to_dict() for x in src.history],
+        }
+        out.print_json(json.dumps(data))
+        return
+    for line in r.describe().splitlines():
+        out.print(line, markup=False)
 
 
 @app.command("duel")

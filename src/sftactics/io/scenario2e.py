@@ -147,3 +147,20 @@ def build_encounter2e(scen: ScenarioFile2e, path: Path) -> Encounter:
             if problem is not None:
                 raise FileFormatError(name, f"combatants[{i}].at", f"a square where {c.id} can stand ({problem[1]})")
     return enc
+
+
+def statblock2e_ref(ref: str) -> StatBlock2e | None:
+    """A 2E stat block from a file that says ``ruleset: sf2e``, or a bundled 2E creature by name; None when
+    ``ref`` is neither (a 1E stat block, or nothing)."""
+    from sftactics.content.sf2e import find_statblock2e
+    from sftactics.io.files import read_data
+
+    try:
+        target = Path(ref)
+        is_file = target.is_file()
+    except (OSError, ValueError):
+        is_file = False
+    if is_file:
+        data = read_data(target)
+        return load_model(target, StatBlock2e) if isinstance(data, dict) and data.get("ruleset") == "sf2e" else None
+    return find_statblock2e(ref)

@@ -123,7 +123,7 @@ class StatBlock2e(_Model):
         )
 
     def strike(self, name: str | None) -> Strike2e:
-        """The Strike named ``name`` (case-insensitive; a unique prefix will do); the first one when None."""
+        """The Strike named ``name`` (case-insensitive; a unique beginning or part will do); the first when None."""
         if not self.strikes:
             raise SftError(f"{self.name} has no Strikes")
         if name is None:
@@ -131,6 +131,7 @@ class StatBlock2e(_Model):
         low = name.lower()
         exact = [s for s in self.strikes if s.name.lower() == low]
         found = exact or [s for s in self.strikes if s.name.lower().startswith(low)]
+        found = found or [s for s in self.strikes if low in s.name.lower()]
         if len(found) != 1:
             names = ", ".join(s.name for s in self.strikes)
             raise SftError(f"{self.name} has no single Strike named {name!r} (Strikes: {names})")

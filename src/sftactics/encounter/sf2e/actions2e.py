@@ -51,7 +51,7 @@ def spend(tx: Tx, cid: str, action: str, cost: int = 1, rule: str = "E2-42") -> 
     """Pay ``cost`` actions on ``cid``'s turn, or refuse (nothing changes)."""
     can_spend(tx, cid, action, cost, rule)
     left = body(tx.state, cid).actions - cost
-    tx.emit(Acted2e(id=cid, action=action, cost=str(cost), left=left, rule=rule))  # type: ignore[arg-type]
+    tx.emit(Acted2e(id=cid, action=action, cost=str(cost), left=left, rule=rule))
 
 
 def can_spend(tx: Tx, cid: str, action: str, cost: int = 1, rule: str = "E2-42") -> None:
