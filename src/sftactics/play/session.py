@@ -405,6 +405,11 @@ class Session:
                 f"{who}'s turn has not started yet ({delaying} may still come back in): give {who} a command, "
                 f"or 'resume' the delayer."
             )
+        if self.fight.state.ruleset == "sf2e":
+            from sftactics.encounter.sf2e.policy2e import simple2e
+
+            self._run(lambda: simple2e(self.fight, who))
+            return
         self._run(lambda: simple(self.fight, who))
 
     def _auto_all(self) -> None:
