@@ -258,6 +258,10 @@ def take_cover(tx: Tx, cmd: c2.TakeCover) -> None:
 
 
 def interact(tx: Tx, cmd: c2.Interact) -> None:
+    if cmd.target is not None:
+        dist = space.distance_ft(tx.state.get(cmd.actor), tx.state.get(cmd.target))
+        if dist is not None and dist > 5:
+            raise RuleViolation("E2-41", f"{cmd.target} is {dist} ft away: shaking it awake needs it adjacent")
     spend(tx, cmd.actor, f"Interact{': ' + cmd.what if cmd.what else ''}", rule="E2-50")
     if cmd.target is None:
         return
