@@ -113,3 +113,18 @@ def test_a_bad_2e_scenario_names_the_field(tmp_path: Path) -> None:
     bad.write_text("ruleset: sf2e\ncombatants:\n  - {id: A, side: x, statblock: no-such-creature}\n", encoding="utf-8")
     r = run_main("run", str(bad))
     assert r.returncode == 2 and "combatants[0].statblock" in r.stderr + r.stdout
+
+
+def test_the_same_seed_gives_the_same_2e_bytes_in_any_process() -> None:
+    """Sets (immunities, traits) are written sorted: the JSON does not depend on the process's hash seed."""
+    import os
+
+    outs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        code = "from sftactics.cli import main; main()"
+        args = ["run", str(SCENARIOS[1]), "--seed", "4", "--json", "--max-rounds", "2"]
+        r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120, env=env)
+        assert r.returncode == 0, r.stderr
+        outs.append(r.stdout)
+    assert outs[0] == outs[1]

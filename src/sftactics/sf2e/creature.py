@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator, model_validator
 
 from sftactics.sf2e.damage_types import DamageType
 from sftactics.sf2e.modifiers import Proficiency
@@ -94,6 +94,11 @@ class Creature2e(BaseModel):
         if isinstance(value, dict):
             return {k: Proficiency[v.upper()] if isinstance(v, str) else v for k, v in value.items()}
         return value
+
+    @field_serializer("immunities", "regeneration_bypass")
+    def _sorted(self, value: frozenset[str]) -> list[str]:
+        """Sets are written sorted, so the same creature gives the same JSON in any process."""
+        return sorted(value)
 
     @field_validator("weaknesses", "resistances", mode="before")
     @classmethod

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
 from sftactics.core.errors import SftError
 from sftactics.sf2e.attacks import Weapon2e
@@ -48,6 +48,10 @@ class Strike2e(_Model):
     item_bonus: int = Field(0, ge=0, le=4, description="an item bonus to attack rolls (XREF: potency)")
     proficiency: str = Field("attack", description="the proficiency key it uses (attack, or attack:GROUP)")
     reach_ft: int = Field(5, ge=0, le=100, description="how far a melee Strike reaches")
+
+    @field_serializer("traits")
+    def _sorted(self, value: frozenset[str]) -> list[str]:
+        return sorted(value)
 
     def weapon(self) -> Weapon2e:
         parts: list[DamagePart] = [damage(self.damage, self.type)]
@@ -97,6 +101,11 @@ class StatBlock2e(_Model):
     def _entries(cls, value: Any) -> Any:
         """Entries may be listed; several for one type keep the highest (E2-24, E2-25)."""
         return Creature2e._highest_entry_per_type(value)
+
+    @field_serializer("immunities", "regeneration_bypass")
+    def _sorted(self, value: frozenset[str]) -> list[str]:
+        """Sets are written sorted, so the same stat block gives the same JSON in any process."""
+        return sorted(value)
 
     def creature(self) -> Creature2e:
         """The live creature at full HP."""

@@ -66,7 +66,7 @@ def test_three_strikes_take_the_multiple_attack_penalty_and_a_fourth_action_is_r
 def test_stride_step_drop_prone_crawl_and_stand() -> None:
     f = started(encounter2e(hero(at=(0, 0)), beast(at=(9, 5))), [15, 5])
     with pytest.raises(RuleViolation, match="adjacent"):
-        f.do({"type": "step", "actor": "Hero", "to": [2, 0]})  # 10 ft is no Step
+        f.do({"type": "step_2e", "actor": "Hero", "to": [2, 0]})  # 10 ft is no Step
     f.do({"type": "stride", "actor": "Hero", "to": [5, 0]})  # 25 ft: the Speed
     assert f.state.get("Hero").position == (5, 0)
     f.do({"type": "drop_prone", "actor": "Hero"})
@@ -78,7 +78,7 @@ def test_stride_step_drop_prone_crawl_and_stand() -> None:
     f.do({"type": "end_turn", "actor": "Hero"})
     f.do({"type": "end_turn", "actor": "Beast"})
     f.do({"type": "stand_up", "actor": "Hero"})
-    f.do({"type": "step", "actor": "Hero", "to": [7, 1]})
+    f.do({"type": "step_2e", "actor": "Hero", "to": [7, 1]})
     assert not body(f, "Hero").creature.has("prone")
     assert f.state.get("Hero").position == (7, 1)
 

@@ -8,7 +8,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from sftactics.sf1e.limits import CommandSquare, Name
-from sftactics.sf2e.damage_types import DamageType
+
+#: The 2E damage types by name (E2-21; ``sftactics.sf2e.damage_types.DamageType``).
+DamageTypeName = Literal["bludgeoning", "piercing", "slashing", "acid", "cold", "electricity", "fire", "sonic",
+                         "vitality", "void", "force", "spirit", "mental", "poison", "bleed", "precision"]  # fmt: skip
 
 
 class _Cmd(BaseModel):
@@ -35,9 +38,10 @@ class Stride(_Cmd):
 
 
 class Step(_Cmd):
-    """2E: Step (one action): move 5 ft to an adjacent square; it triggers no reactions (E2-64)."""
+    """2E: Step (one action): move 5 ft to an adjacent square; it triggers no reactions (E2-64). At the table the
+    verb ``step`` takes it in a 2E fight (``step_2e``: the 1E ``step`` verb is the guarded step)."""
 
-    type: Literal["step"] = "step"
+    type: Literal["step_2e"] = "step_2e"
     actor: str
     to: CommandSquare
 
@@ -89,5 +93,5 @@ class BasicSave(_Cmd):
     save: Literal["fortitude", "reflex", "will"] = "reflex"
     dc: int = Field(ge=1, le=60)
     damage: str = Field(max_length=40)
-    damage_type: DamageType
+    damage_type: DamageTypeName
     persistent: str | None = Field(None, max_length=40)

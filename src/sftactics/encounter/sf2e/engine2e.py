@@ -44,7 +44,7 @@ HANDLERS2E: dict[str, Callable[[Tx, Any], None]] = {
     "end_combat": _end_combat,
     "strike": a2.strike,
     "stride": a2.stride,
-    "step": a2.step,
+    "step_2e": a2.step,
     "leap": a2.leap,
     "crawl": lambda tx, cmd: a2.crawl(tx, cmd.actor, cmd.to),
     "drop_prone": lambda tx, cmd: a2.drop_prone(tx, cmd.actor),
