@@ -18,6 +18,7 @@ from sftactics.encounter.sf2e.model import Body2e, face
 from sftactics.encounter.space import placement_problem
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.io.files import load_model
+from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import Name, Square
 from sftactics.sf2e.creature import Creature2e, PersistentDamage
 from sftactics.sf2e.options import Sf2eOptions
@@ -32,8 +33,8 @@ class StartingState2e(_Model):
     """Where a 2E combatant starts if not fresh: HP, conditions with their values, persistent damage, Hero
     Points."""
 
-    hp: int | None = Field(None, ge=0, le=10_000)
-    temp_hp: int = Field(0, ge=0, le=10_000)
+    hp: int | None = Field(None, ge=0, le=L.HP_MAX)
+    temp_hp: int = Field(0, ge=0, le=L.HP_MAX)
     conditions: dict[str, int] = Field(default_factory=dict, description="e.g. {wounded: 1, frightened: 2}")
     persistent: tuple[PersistentDamage, ...] = ()
     hero_points: int | None = Field(None, ge=0, le=3)
@@ -44,7 +45,9 @@ class CombatantEntry2e(_Model):
     side: Name = Field(description="combatants with the same side are allies")
     statblock: str | StatBlock2e = Field(description="a 2E stat-block file, a bundled 2E creature, or one inline")
     at: Square | None = Field(None, description="starting square [x, y] (column, row from the top)")
-    initiative: int | None = Field(None, ge=-50, le=100, description="an initiative result already rolled")
+    initiative: int | None = Field(
+        None, ge=L.INIT_MIN, le=L.INIT_MAX, description="an initiative result already rolled"
+    )
     state: StartingState2e | None = None
     unseen: Literal["hidden", "undetected", "unnoticed"] | None = Field(
         None, description="how its opponents perceive it when the fight begins (E2-55, E2-61, E2-62)"
