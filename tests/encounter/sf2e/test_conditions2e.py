@@ -70,3 +70,20 @@ def test_leap_goes_10_ft_without_a_check() -> None:
         f.do({"type": "leap", "actor": "Hero", "to": [4, 1]})
     f.do({"type": "leap", "actor": "Hero", "to": [3, 1]})
     assert f.state.get("Hero").position == (3, 1)
+
+
+@pytest.mark.rule("E2-23", "E2-51", "E2-27")
+def test_the_gm_gives_conditions_and_immunity_cancels_them() -> None:
+    enc = encounter2e(hero(initiative=20), beast(initiative=10, stat={"immunities": ["frightened"]}))
+    f = started(enc, [])
+    f.do({"type": "add_condition", "target": "Hero", "condition": "frightened", "value": "2"})
+    f.do({"type": "add_condition", "target": "Beast", "condition": "frightened", "value": "2"})
+    hb, bb = f.state.get("Hero").body2e, f.state.get("Beast").body2e
+    assert hb is not None and bb is not None
+    assert hb.creature.condition("frightened") == 2 and not bb.creature.has("frightened")
+    f.do({"type": "damage", "target": "Hero", "amount": 7})
+    f.do({"type": "heal", "target": "Hero", "hp": 3})
+    hb = f.state.get("Hero").body2e
+    assert hb is not None and hb.creature.hp == 36
+    with pytest.raises(RuleViolation):
+        f.do({"type": "add_condition", "target": "Hero", "condition": "dying"})

@@ -14,7 +14,7 @@ from sftactics.dice.source import DiceSource
 from sftactics.encounter import flow
 from sftactics.encounter.events import CombatEnded, Event
 from sftactics.encounter.sf2e import actions2e as a2
-from sftactics.encounter.sf2e import flow2e
+from sftactics.encounter.sf2e import flow2e, gm2e
 from sftactics.encounter.state import Encounter
 from sftactics.encounter.tx import ReactionDecider, Tx
 
@@ -53,9 +53,13 @@ HANDLERS2E: dict[str, Callable[[Tx, Any], None]] = {
     "interact": a2.interact,
     "seek": a2.seek,
     "basic_save": a2.basic_save,
+    "damage": gm2e.damage,
+    "heal": gm2e.heal_hp,
+    "add_condition": gm2e.add_condition,
+    "remove_condition": gm2e.remove_condition,
 }
 #: Commands with no actor: the GM's, at any time.
-GM_COMMANDS2E = frozenset({"begin", "end_combat", "basic_save"})
+GM_COMMANDS2E = frozenset({"begin", "end_combat", "basic_save", "damage", "heal", "add_condition", "remove_condition"})
 
 
 def step2e(
@@ -65,7 +69,7 @@ def step2e(
     handler = HANDLERS2E.get(command.type)
     if handler is None:
         raise RuleViolation("E2-50", f"{command.type} is a 1st-edition command; this fight plays the 2nd edition")
-    if state.result is not None and command.type not in ("begin", "basic_save"):
+    if state.result is not None and command.type not in GM_COMMANDS2E - {"end_combat"}:
         raise RuleViolation("CF-02", f"the combat is over ({state.result.reason})")
     tx = Tx(state, dice, decide)
     t = tx.state.timeline
