@@ -39,6 +39,7 @@ from sftactics.sf2e.damage import (
 )
 from sftactics.sf2e.defenses import armor_class, statistic
 from sftactics.sf2e.degrees import Degree
+from sftactics.sf2e.hero_points import reroll_with_hero_point
 from sftactics.sf2e.injury import InjuryResult2e, apply_damage
 from sftactics.sf2e.modifiers import Kind, Mod, base, mod
 from sftactics.sf2e.options import DEFAULT_OPTIONS, Sf2eOptions
@@ -215,6 +216,7 @@ class StrikeResult:
     damage: DamageOutcome2e | None = None
     injury: InjuryResult2e | None = None
     notes: tuple[str, ...] = ()
+    attacker_after: Creature2e | None = None  # the attacker after spending a Hero Point on a reroll (E2-72)
 
     @property
     def hit(self) -> bool:
@@ -252,9 +254,11 @@ def strike(
     ac_extra: Iterable[Term] = (),
     damage_extra: Iterable[Term] = (),
     tags: frozenset[str] = frozenset(),
+    hero_point: bool = False,
     options: Sf2eOptions = DEFAULT_OPTIONS,
 ) -> StrikeResult:
-    """Resolve a Strike (E2-50) from the attack roll to the target's new state.
+    """Resolve a Strike (E2-50) from the attack roll to the target's new state. ``hero_point``: if the attack
+    roll fails and the attacker has a Hero Point, spend it to reroll, keeping the second result (E2-72).
 
     Dice are taken in this order: the targeting flat check (concealed/hidden), the d20, the damage dice.
     ``flanked``: the target is off-guard to this attacker (E2-69), which does not stack with being off-guard
@@ -282,8 +286,12 @@ def strike(
         extra_ac += condition_mods({"off-guard": 1}, "ac", options)
     ac = armor_class(target, extra=extra_ac, tags=tags, options=options)
     attack = roll_check(f"{attacker.name}'s Strike with {weapon.name}", attack_mod, ac, dice)
+    after = None
+    if hero_point and not attack.succeeded and attacker.hero_points:
+        spent = reroll_with_hero_point(attacker, attack, dice, options=options)
+        attack, after = spent.check, spent.creature
     if not attack.succeeded:
-        return StrikeResult(attacker.name, weapon.name, aim, attack, attack.degree)
+        return StrikeResult(attacker.name, weapon.name, aim, attack, attack.degree, attacker_after=after)
     critical = attack.degree is Degree.CRITICAL_SUCCESS
     bonus = damage_bonus(attacker, damage_kind(weapon, is_ranged), extra=damage_extra, tags=tags, options=options)
     rolled = roll_damage(
@@ -307,4 +315,4 @@ def strike(
     if outcome.persistent and not injury.creature.dead:
         after = add_persistent(injury.creature, outcome.persistent, options=options)
         injury = InjuryResult2e(after, injury.lines, injury.knocked_out, injury.checks)
-    return StrikeResult(attacker.name, weapon.name, aim, attack, attack.degree, outcome, injury)
+    return StrikeResult(attacker.name, weapon.name, aim, attack, attack.degree, outcome, injury, attacker_after=after)

@@ -243,3 +243,17 @@ def test_the_2e_event_log_replays_to_the_same_state(tmp_path) -> None:  # type: 
     assert again.state.model_dump_json() == f.state.model_dump_json()
     f.undo()
     assert body(f, "Beast").creature.hp == 21
+
+
+@pytest.mark.rule("E2-72", "E2-71")
+def test_a_hero_point_rerolls_a_failed_attack_and_the_second_result_stands() -> None:
+    # hammer +11 vs AC 14: d20 2 = 13 fails; the Hero Point rerolls: d20 12 = 23, success; 1d8 3 + 4 = 7
+    f = started(encounter2e(hero(initiative=20), beast(initiative=10)), [2, 12, 3, 2, 1])
+    f.do({"type": "strike", "actor": "Hero", "target": "Beast", "weapon": "hammer", "hero_point": True})
+    (s,) = strikes(f)
+    assert s.attack is not None and s.attack.rolls == (2, 12) and s.degree == "success" and s.total == 7
+    assert "Hero Point" in s.attack.note
+    assert body(f, "Hero").creature.hero_points == 0
+    # no Hero Point left: a failure stands
+    f.do({"type": "strike", "actor": "Hero", "target": "Beast", "weapon": "hammer", "hero_point": True})
+    assert strikes(f)[1].degree in ("failure", "critical failure")

@@ -140,13 +140,16 @@ def strike(tx: Tx, cmd: c2.Strike) -> None:
     spend(tx, att.id, f"Strike ({spec.name})", rule="E2-50")
     r = resolve_strike(b.creature, tb.creature, w, tx.dice, ranged=ranged, attack_number=number,
                        distance_ft=dist if ranged else None, awareness=aware, flanked=flanked, ac_extra=ac_terms,
-                       options=options(s))  # fmt: skip
+                       hero_point=cmd.hero_point, options=options(s))  # fmt: skip
     dmg = ledger2e(r.damage.ledger) if r.damage is not None else ()
     tx.emit(Strike2eMade(attacker=att.id, target=tgt.id, weapon=spec.name, attack_number=number,
                          targeting=check2e(r.targeting) if r.targeting is not None else None,
                          attack=check2e(r.attack) if r.attack is not None else None, degree=r.degree.label,
                          damage=dmg, total=r.damage.total if r.damage is not None else 0,
                          notes=tuple(notes)))  # fmt: skip
+    if r.attacker_after is not None:
+        tx.emit(Creature2eChanged(id=att.id, creature=r.attacker_after,
+                                  notes=(f"{att.id} spends a Hero Point to reroll the attack (E2-72)",)))  # fmt: skip
     changes: dict[str, object] = {"attacks": number}
     if b.cover_taken:
         changes["cover_taken"] = False

@@ -20,12 +20,14 @@ class _Cmd(BaseModel):
 
 class Strike(_Cmd):
     """2E: Strike (one action): an attack roll against the target's AC with one of your Strikes; each attack after
-    the first this turn takes the multiple attack penalty (E2-13, E2-50)."""
+    the first this turn takes the multiple attack penalty (E2-13, E2-50). ``hero_point``: if the attack roll
+    fails, spend a Hero Point to reroll it and keep the second result (E2-72)."""
 
     type: Literal["strike"] = "strike"
     actor: str
     target: str
     weapon: str | None = None
+    hero_point: bool = False
 
 
 class Stride(_Cmd):
