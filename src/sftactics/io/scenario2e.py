@@ -53,6 +53,9 @@ class CombatantEntry2e(_Model):
         None, description="how its opponents perceive it when the fight begins (E2-55, E2-61, E2-62)"
     )
     heroic_recovery: bool = Field(True, description="spends all its Hero Points when dying would rise (E2-36)")
+    initiative_skill: Literal["perception", "stealth"] = Field(
+        "perception", description="what it rolls for initiative: Perception, or Stealth when sneaking up (E2-18)"
+    )
 
 
 class ScenarioFile2e(_Model):
@@ -133,7 +136,8 @@ def build_encounter2e(scen: ScenarioFile2e, path: Path) -> Encounter:
         where = f"combatants[{i}]"
         stat = _statblock(entry.statblock, path, f"{where}.statblock")
         creature = _creature(stat, entry.state, name, f"{where}.state")
-        body = Body2e(stat=stat, creature=creature, heroic_recovery=entry.heroic_recovery)
+        body = Body2e(stat=stat, creature=creature, heroic_recovery=entry.heroic_recovery,
+                      initiative_skill=entry.initiative_skill)  # fmt: skip
         combatants[entry.id] = Combatant(id=entry.id, side=entry.side, creature=face(stat, creature, entry.id),
                                          position=entry.at, initiative=entry.initiative, body2e=body)  # fmt: skip
     for entry in scen.combatants:

@@ -257,3 +257,26 @@ def test_a_hero_point_rerolls_a_failed_attack_and_the_second_result_stands() -> 
     # no Hero Point left: a failure stands
     f.do({"type": "strike", "actor": "Hero", "target": "Beast", "weapon": "hammer", "hero_point": True})
     assert strikes(f)[1].degree in ("failure", "critical failure")
+
+
+@pytest.mark.rule("E2-17")
+def test_a_burst_finds_its_targets_on_the_map() -> None:
+    # a 5-ft burst at the intersection 2,1 (top left of square 2,1) covers squares 1..2 x 0..1: Hero and Beast,
+    # not the Ally at 8,5. 2d6 [1, 1] = 2; Hero Reflex d20 10 = 17: success, 1; Beast d20 10 = 14: failure, 2
+    enc = encounter2e(hero(initiative=20), beast(initiative=10), hero("Ally", at=(8, 5), initiative=5))
+    f = started(enc, [1, 1, 10, 10])
+    f.do({"type": "basic_save", "at": [2, 1], "burst_ft": 5, "save": "reflex", "dc": 15, "damage": "2d6",
+          "damage_type": "fire"})  # fmt: skip
+    saved = [e.id for e in f.all_events() if isinstance(e, Check2eMade)]
+    assert saved == ["Hero", "Beast"]
+    assert body(f, "Hero").creature.hp == 39 and body(f, "Beast").creature.hp == 18
+    with pytest.raises(RuleViolation):
+        f.do({"type": "basic_save", "dc": 15, "damage": "2d6", "damage_type": "fire"})
+
+
+@pytest.mark.rule("E2-18")
+def test_a_sneaking_creature_rolls_stealth_for_initiative() -> None:
+    # Beast Stealth +4 (Dex 1 + trained 3) instead of Perception +3: d20 13 + 4 = 17 beats the Hero's 10 + 6
+    f = started(encounter2e(hero(), beast(initiative_skill="stealth")), [10, 13])
+    assert f.state.timeline.order == ("Beast", "Hero")
+    assert f.state.get("Beast").initiative == 17

@@ -314,17 +314,40 @@ def seek(tx: Tx, cmd: c2.Seek) -> None:
 
 
 # ---------------------------------------------------------------- areas with a basic save (the GM)
+def area_targets(state: Encounter, cmd: c2.BasicSave) -> list[str]:
+    """The named targets, or everyone (alive, on the map) in the burst: the shared grid's area (line of effect
+    from its centre)."""
+    if (cmd.at is None) != (cmd.burst_ft is None):
+        raise RuleViolation("E2-17", "a burst needs both its centre ('at') and its radius ('burst_ft')")
+    if cmd.at is None or cmd.burst_ft is None:
+        if not cmd.targets:
+            raise RuleViolation("E2-17", "name the targets, or give a burst ('at' and 'burst_ft')")
+        for name in cmd.targets:
+            state.get(name)
+        return list(cmd.targets)
+    if cmd.targets:
+        raise RuleViolation("E2-17", "name the targets or give a burst, not both")
+    if state.grid is None:
+        raise RuleViolation("E2-17", "a burst needs a map")
+    from sftactics.grid.areas import burst, in_area
+
+    area = burst(state.grid, cmd.at, cmd.burst_ft)
+    spaces = {c.id: fp for c in state.combatants.values() if (fp := space.footprint(c)) is not None
+              and c.body2e is not None and not c.body2e.creature.dead}  # fmt: skip
+    return in_area(area, spaces)
+
+
 def basic_save(tx: Tx, cmd: c2.BasicSave) -> None:
     s = tx.state
-    for name in cmd.targets:
-        s.get(name)
+    targets = area_targets(s, cmd)
     opts = options(s)
     parts = [damage(cmd.damage, cmd.damage_type)]
     if cmd.persistent:
         parts.append(damage(cmd.persistent, cmd.damage_type, persistent=True))
     rolled = roll_damage(parts, tx.dice, purpose=f"{cmd.source} damage", options=opts)
-    tx.note(f"{cmd.source}: {rolled.describe()} (rolled once for every target, E2-17)", "E2-17")
-    for name in cmd.targets:
+    who = ", ".join(targets) or "nobody"
+    tx.note(f"{cmd.source}: {rolled.describe()} (rolled once for every target: {who}; E2-17)", "E2-17")
+    for name in targets:
         b = body(tx.state, name)
         if b.creature.dead:
             continue

@@ -91,7 +91,9 @@ class BasicSave(_Cmd):
 
     type: Literal["basic_save"] = "basic_save"
     source: str = Field("area effect", max_length=80)
-    targets: tuple[Name, ...] = Field(min_length=1)
+    targets: tuple[Name, ...] = ()
+    at: CommandSquare | None = Field(None, description="a burst's centre: the grid intersection at the top left of x,y")
+    burst_ft: int | None = Field(None, ge=5, le=500, description="a burst's radius: everyone in it saves")
     save: Literal["fortitude", "reflex", "will"] = "reflex"
     dc: int = Field(ge=1, le=60)
     damage: str = Field(max_length=40)

@@ -28,7 +28,9 @@ from sftactics.encounter.sf2e.model import Body2e
 from sftactics.encounter.state import Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.sf2e.actions import TurnBudget
-from sftactics.sf2e.defenses import perception, roll_initiative
+from sftactics.core.breakdown import Breakdown
+from sftactics.sf2e.creature import Attribute
+from sftactics.sf2e.defenses import attribute_term, perception, statistic
 from sftactics.sf2e.options import DEFAULT_OPTIONS, Sf2eOptions
 from sftactics.sf2e.turns import end_of_turn, start_of_turn
 
@@ -50,12 +52,13 @@ def begin(tx: Tx) -> None:
     opts = options(s)
     ids = list(s.combatants)
     rolling = [cid for cid in ids if s.get(cid).initiative is None]
-    rolls = roll_initiative([body(s, cid).creature.model_copy(update={"name": cid}) for cid in rolling], tx.dice,
-                            options=opts)  # fmt: skip
+    for cid in rolling:  # one d20 each, in the scenario's order
+        b = body(s, cid)
+        mod = initiative_modifier(b, opts)
+        natural = tx.dice.d20(f"initiative ({cid})")
+        tx.emit(InitiativeRolled(id=cid, roll=natural, modifier=mod.total, total=natural + mod.total,
+                                 explain=mod.describe(), bonus=breakdown2e(mod)))  # fmt: skip
     totals: dict[str, tuple[int, bool, int]] = {}
-    for r in rolls:
-        tx.emit(InitiativeRolled(id=r.name, roll=r.natural, modifier=r.modifier.total, total=r.total,
-                                 bonus=breakdown2e(r.modifier)))  # fmt: skip
     for cid in ids:
         c = tx.state.get(cid)
         b = body(tx.state, cid)
@@ -70,6 +73,15 @@ def begin(tx: Tx) -> None:
     order = sorted(ids, key=lambda i: (-totals[i][0], totals[i][1] != first_pc, -totals[i][2], ids.index(i)))
     tx.emit(OrderSet(order=tuple(order), reason="Perception, highest first (E2-18)"))
     flow.start_round(tx)
+
+
+def initiative_modifier(b: Body2e, opts: Sf2eOptions) -> Breakdown:
+    """Perception, or the skill the creature rolls instead (Stealth while sneaking up) (E2-18)."""
+    if b.initiative_skill == "perception":
+        return perception(b.creature, options=opts)
+    c = b.creature
+    return statistic(c, "Stealth (initiative)", "stealth", [attribute_term(c, Attribute.DEX, "E2-18")], "stealth",
+                     options=opts)  # fmt: skip
 
 
 def can_act(state: Encounter, cid: str) -> bool:

@@ -31,6 +31,7 @@ class Body2e(BaseModel):
     attacks: int = Field(0, ge=0)
     cover_taken: bool = False
     heroic_recovery: bool = Field(True, description="spend all Hero Points when dying would rise (E2-36)")
+    initiative_skill: Literal["perception", "stealth"] = "perception"
     unseen_by: dict[str, Literal["hidden", "undetected", "unnoticed"]] = Field(default_factory=dict)
 
     def awareness_of_me(self, observer: str) -> Awareness:
