@@ -8,6 +8,7 @@ The shared flow's pieces serve as they are: the order and who is next (``flow.ne
 
 from __future__ import annotations
 
+from sftactics.core.breakdown import Breakdown
 from sftactics.encounter import flow, timing
 from sftactics.encounter.events import (
     InitiativeRolled,
@@ -28,7 +29,6 @@ from sftactics.encounter.sf2e.model import Body2e
 from sftactics.encounter.state import Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.sf2e.actions import TurnBudget
-from sftactics.core.breakdown import Breakdown
 from sftactics.sf2e.creature import Attribute
 from sftactics.sf2e.defenses import attribute_term, perception, statistic
 from sftactics.sf2e.options import DEFAULT_OPTIONS, Sf2eOptions
@@ -54,10 +54,10 @@ def begin(tx: Tx) -> None:
     rolling = [cid for cid in ids if s.get(cid).initiative is None]
     for cid in rolling:  # one d20 each, in the scenario's order
         b = body(s, cid)
-        mod = initiative_modifier(b, opts)
+        rolled = initiative_modifier(b, opts)
         natural = tx.dice.d20(f"initiative ({cid})")
-        tx.emit(InitiativeRolled(id=cid, roll=natural, modifier=mod.total, total=natural + mod.total,
-                                 explain=mod.describe(), bonus=breakdown2e(mod)))  # fmt: skip
+        tx.emit(InitiativeRolled(id=cid, roll=natural, modifier=rolled.total, total=natural + rolled.total,
+                                 explain=rolled.describe(), bonus=breakdown2e(rolled)))  # fmt: skip
     totals: dict[str, tuple[int, bool, int]] = {}
     for cid in ids:
         c = tx.state.get(cid)
@@ -71,7 +71,7 @@ def begin(tx: Tx) -> None:
         totals[cid] = (total, b.creature.player, mod)
     first_pc = opts.initiative_ties == "pc_first"
     order = sorted(ids, key=lambda i: (-totals[i][0], totals[i][1] != first_pc, -totals[i][2], ids.index(i)))
-    tx.emit(OrderSet(order=tuple(order), reason="Perception, highest first (E2-18)"))
+    tx.emit(OrderSet(order=tuple(order), reason="initiative, highest first (E2-18)"))
     flow.start_round(tx)
 
 
