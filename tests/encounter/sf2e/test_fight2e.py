@@ -116,7 +116,7 @@ def test_cover_from_the_grid_and_take_cover() -> None:
     assert s2.attack is not None and s2.attack.dc.total == 16
 
 
-@pytest.mark.rule("E2-55", "E2-61", "E2-50", "E2-07")
+@pytest.mark.rule("E2-55", "E2-61", "E2-50", "E2-07", "E2-09", "E2-02")
 def test_hidden_takes_a_flat_check_undetected_cannot_be_targeted_and_seek_finds() -> None:
     enc = encounter2e(hero(initiative=20), beast(initiative=10, unseen="hidden"))
     # flat check DC 11: 10 fails, the Strike misses without an attack roll; then 11 succeeds, d20 2 misses
@@ -139,7 +139,7 @@ def test_hidden_takes_a_flat_check_undetected_cannot_be_targeted_and_seek_finds(
     assert body(f, "Beast").unseen_by == {"Hero": "hidden"}
 
 
-@pytest.mark.rule("E2-17", "E2-22")
+@pytest.mark.rule("E2-17", "E2-22", "E2-16")
 def test_an_area_with_a_basic_save_rolls_damage_once_and_each_target_saves() -> None:
     # 2d6 fire [3, 4] = 7; Hero Reflex +7 (Dex 2 + trained 5): d20 8 = 15 vs DC 15, success: half, 3;
     # Beast Reflex +4: d20 1 = 5, critical failure: double, 14

@@ -1,0 +1,97 @@
+"""Still more E2 items through the engine: temporary HP, fast healing and regeneration at the start of a turn,
+damage while dying and wounded, massive damage, unconscious and blinded in a Strike's numbers, quickened,
+difficult terrain."""
+
+from __future__ import annotations
+
+import pytest
+
+from sftactics.core.errors import RuleViolation
+from sftactics.encounter.engine import Fight
+from sftactics.encounter.sf2e.events2e import Strike2eMade
+from sftactics.encounter.sf2e.model import Body2e
+
+from .helpers2e import beast, encounter2e, hero, started
+
+
+def body(f: Fight, cid: str) -> Body2e:
+    b = f.state.get(cid).body2e
+    assert b is not None
+    return b
+
+
+def last_strike(f: Fight) -> Strike2eMade:
+    return [e for e in f.all_events() if isinstance(e, Strike2eMade)][-1]
+
+
+@pytest.mark.rule("E2-28", "E2-19", "E2-20")
+def test_temporary_hp_take_a_strikes_damage_first() -> None:
+    # claw +5 vs AC 20: d20 17 = 22, success; 1d6 4 + Str 2 = 6: 5 temporary HP, then 1 HP
+    f = started(encounter2e(hero(initiative=10, state={"temp_hp": 5}), beast(initiative=20)), [17, 4])
+    f.do({"type": "strike", "actor": "Beast", "target": "Hero"})
+    h = body(f, "Hero").creature
+    assert (h.temp_hp, h.hp) == (0, 39)
+    assert last_strike(f).total == 6
+
+
+@pytest.mark.rule("E2-29", "E2-30")
+def test_fast_healing_and_regeneration_at_the_start_of_the_turn() -> None:
+    enc = encounter2e(hero(initiative=20, stat={"fast_healing": 2}, state={"hp": 30}),
+                      beast(initiative=10, stat={"regeneration": 3}, state={"hp": 10}))  # fmt: skip
+    f = started(enc, [])
+    assert body(f, "Hero").creature.hp == 32  # its turn began
+    f.do({"type": "end_turn", "actor": "Hero"})
+    assert body(f, "Beast").creature.hp == 13
+
+
+@pytest.mark.rule("E2-31", "E2-35", "E2-34", "E2-32")
+def test_wounded_adds_to_dying_and_damage_while_dying_adds_one() -> None:
+    # 1 HP, wounded 1: the claw (d20 15 = 20 vs AC 20, 1d6 1 + 2 = 3) knocks it out at dying 1 + 1 = 2; the
+    # second claw (+5 - 4 agile = +1: d20 19 = 20 against the unconscious Hero's lowered AC) hits: dying 3
+    start = {"hp": 1, "conditions": {"wounded": 1}, "hero_points": 0}
+    enc = encounter2e(hero(initiative=10, state=start), beast(initiative=20), hero("Ally", at=(8, 5), initiative=5))
+    f = started(enc, [15, 1, 19, 1])
+    f.do({"type": "strike", "actor": "Beast", "target": "Hero"})
+    assert body(f, "Hero").creature.dying == 2
+    f.do({"type": "strike", "actor": "Beast", "target": "Hero"})
+    h = body(f, "Hero").creature
+    assert h.dying == 3 and not h.dead
+    ac = last_strike(f).attack
+    assert ac is not None and any("unconscious" in t.label and t.type == "status" for t in ac.dc.terms)
+
+
+@pytest.mark.rule("E2-39")
+def test_massive_damage_kills_outright() -> None:
+    f = started(encounter2e(hero(initiative=20), beast(initiative=10), hero("Ally", at=(8, 5), initiative=5)), [])
+    f.do({"type": "damage", "target": "Hero", "amount": 80})  # twice the 40 maximum HP
+    assert body(f, "Hero").creature.dead
+
+
+@pytest.mark.rule("E2-51", "E2-06")
+def test_blinded_gives_a_status_penalty_to_the_attack_roll() -> None:
+    f = started(encounter2e(hero(initiative=20), beast(initiative=10)), [10, 1])
+    f.do({"type": "add_condition", "target": "Hero", "condition": "blinded"})
+    f.do({"type": "strike", "actor": "Hero", "target": "Beast", "weapon": "hammer"})
+    attack = last_strike(f).attack
+    assert attack is not None and attack.modifier.total == 11 - 4
+    assert any(t.value == -4 and t.type == "status" for t in attack.modifier.terms)
+
+
+@pytest.mark.rule("E2-58", "E2-42")
+def test_quickened_gives_a_fourth_action() -> None:
+    f = started(encounter2e(hero(initiative=20), beast(initiative=10)), [])
+    f.do({"type": "add_condition", "target": "Hero", "condition": "quickened"})
+    f.do({"type": "end_turn", "actor": "Hero"})
+    f.do({"type": "end_turn", "actor": "Beast"})
+    assert body(f, "Hero").actions == 4
+
+
+@pytest.mark.rule("E2-66", "E2-64")
+def test_difficult_terrain_costs_double() -> None:
+    # three squares of difficult terrain cost 30 ft: more than the 25-ft Speed
+    swamp = "\n".join([".~~~......", "..........", "..........", "..........", "..........", ".........."])
+    f = started(encounter2e(hero(at=(0, 0), initiative=20), beast(at=(9, 5), initiative=10), map=swamp), [])
+    with pytest.raises(RuleViolation):
+        f.do({"type": "stride", "actor": "Hero", "path": [[1, 0], [2, 0], [3, 0]]})
+    f.do({"type": "stride", "actor": "Hero", "path": [[1, 0], [2, 0]]})
+    assert f.state.get("Hero").position == (2, 0)
