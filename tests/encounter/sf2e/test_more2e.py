@@ -95,3 +95,17 @@ def test_difficult_terrain_costs_double() -> None:
         f.do({"type": "stride", "actor": "Hero", "path": [[1, 0], [2, 0], [3, 0]]})
     f.do({"type": "stride", "actor": "Hero", "path": [[1, 0], [2, 0]]})
     assert f.state.get("Hero").position == (2, 0)
+
+
+@pytest.mark.rule("E2-38", "E2-23")
+def test_a_death_effect_kills_at_0_hp_unless_the_creature_is_immune_to_death_effects() -> None:
+    # 3d6 void [6, 6, 6] = 18 against two PCs at 10 HP; Fortitude +7: d20 5 = 12 vs DC 20, failure: full damage
+    immune = {"immunities": ["death-effects"]}
+    enc = encounter2e(hero(initiative=20, state={"hp": 10}), hero("Ally", at=(1, 2), initiative=15, state={"hp": 10},
+                      stat=immune), beast(at=(8, 5), initiative=10))  # fmt: skip
+    f = started(enc, [6, 6, 6, 5, 5])
+    f.do({"type": "basic_save", "source": "death knell", "targets": ["Hero", "Ally"], "save": "fortitude",
+          "dc": 20, "damage": "3d6", "damage_type": "void", "death_effect": True})  # fmt: skip
+    assert body(f, "Hero").creature.dead
+    ally = body(f, "Ally").creature
+    assert not ally.dead and ally.hp == 0 and ally.dying == 1

@@ -356,7 +356,8 @@ def basic_save(tx: Tx, cmd: c2.BasicSave) -> None:
         taken = basic_save_damage(rolled, chk.degree, options=opts)
         out = mitigate(taken, b.creature, options=opts)
         hurt = apply_damage(b.creature, out.total, critical_failure_save=chk.degree is Degree.CRITICAL_FAILURE,
-                            types=out.types_dealt, cause=cmd.source, options=opts)  # fmt: skip
+                            death_effect=cmd.death_effect, types=out.types_dealt, cause=cmd.source,
+                            options=opts)  # fmt: skip
         after = hurt.creature
         if out.persistent and not after.dead:
             after = add_persistent(after, out.persistent, options=opts)

@@ -99,3 +99,4 @@ class BasicSave(_Cmd):
     damage: str = Field(max_length=40)
     damage_type: DamageTypeName
     persistent: str | None = Field(None, max_length=40)
+    death_effect: bool = Field(False, description="a death effect: a creature it takes to 0 HP dies (E2-38)")
