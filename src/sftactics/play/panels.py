@@ -48,9 +48,9 @@ def tracker(state: Encounter) -> Table:
             Text(cid),
             Text(c.side),
             Text("" if c.position is None else f"{c.position[0]},{c.position[1]}"),
-            Text(f"{st.sp}/{stat.sp}"),
+            Text("-" if c.body2e is not None else f"{st.sp}/{stat.sp}"),  # 2E: Hit Points only
             Text(hp),
-            Text(f"{st.rp}/{stat.rp}"),
+            Text("-" if c.body2e is not None else f"{st.rp}/{stat.rp}"),
             Text("; ".join(conditions_text(state, c)) or "-"),
             Text(", ".join(status_text(state, c))),
         )
