@@ -59,6 +59,11 @@ def tracker(state: Encounter) -> Table:
 
 def conditions_text(state: Encounter, c: Combatant) -> list[str]:
     """Each condition (with the duration of the effect that gave it, if timed) and each other timed effect."""
+    if c.body2e is not None:  # a 2E creature's conditions with their values, and its persistent damage
+        cr = c.body2e.creature
+        out2e = ["dead"] if cr.dead else []
+        out2e += [f"{k} {v}" if v > 1 or k in ("dying", "wounded", "doomed") else k for k, v in cr.conditions.items()]
+        return out2e + [f"persistent {p.dice} {p.type}" for p in cr.persistent]
     effects = state.effects_on(c.id)
     used: set[int] = set()
     out: list[str] = []
