@@ -8,7 +8,7 @@ the seed, so a Stride provokes nothing.
 
 from __future__ import annotations
 
-from sftactics.core.breakdown import Term
+from sftactics.core.breakdown import Breakdown, Term
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import movement, space
 from sftactics.encounter.events import Moved, OrderSet
@@ -44,8 +44,6 @@ from sftactics.sf2e.movement import stand as stand_up
 from sftactics.sf2e.persistent import add_persistent
 from sftactics.sf2e.statblock import Strike2e
 
-#: Feet a Leap covers without a check is ``Sf2eOptions.leap_horizontal_ft`` (E2-50).
-
 
 def spend(tx: Tx, cid: str, action: str, cost: int = 1, rule: str = "E2-42") -> None:
     """Pay ``cost`` actions on ``cid``'s turn, or refuse (nothing changes)."""
@@ -67,10 +65,6 @@ def can_spend(tx: Tx, cid: str, action: str, cost: int = 1, rule: str = "E2-42")
 
 
 # ---------------------------------------------------------------- Strike
-def melee_reach(spec: Strike2e) -> int:
-    return spec.reach_ft
-
-
 def grid_body(state: Encounter, c: Combatant) -> Body | None:
     fp = space.footprint(c)
     if fp is None or c.body2e is None:
@@ -275,7 +269,8 @@ def interact(tx: Tx, cmd: c2.Interact) -> None:
 
 
 # ---------------------------------------------------------------- Seek
-def stealth_dc(state: Encounter, cid: str) -> object:
+def stealth_dc(state: Encounter, cid: str) -> Breakdown:
+    """10 + the creature's Stealth modifier (Dex + Stealth proficiency), the DC a Seek must meet (E2-09)."""
     c = body(state, cid).creature
     mod = statistic(c, "Stealth", "stealth", [attr_term(c, Attribute.DEX, "E2-09")], "stealth",
                     options=options(state))  # fmt: skip
@@ -297,7 +292,7 @@ def seek(tx: Tx, cmd: c2.Seek) -> None:
     opts = options(s)
     for oid in found:
         dc = stealth_dc(tx.state, oid)
-        chk = roll_check(f"{cmd.actor}'s Seek for {oid}", perception(me.creature, options=opts), dc, tx.dice)  # type: ignore[arg-type]
+        chk = roll_check(f"{cmd.actor}'s Seek for {oid}", perception(me.creature, options=opts), dc, tx.dice)
         tx.emit(Check2eMade(id=cmd.actor, what=f"Seek: Perception against {oid}'s Stealth DC (E2-50)",
                             check=check2e(chk)))  # fmt: skip
         ob = body(tx.state, oid)
