@@ -1,0 +1,383 @@
+"""The vehicle chase runner: a chase played phase by phase from commands, headless, with every roll recorded
+(docs/vehicles.md, "Vehicle chases").
+
+:func:`step` applies one command (:mod:`sftactics.encounter.chase_commands`) to a
+:class:`~sftactics.encounter.chase_state.ChaseEncounter` with an injected dice source and returns the new value and
+its :class:`~sftactics.encounter.chase_state.ChaseEvent`\\ s. The rules are the pure functions of
+:mod:`sftactics.sf1e.vehicles.chase` (pilot actions, chase progress, collisions, boarding, attacks on vehicles);
+this layer adds the people aboard (gunners, passengers, attacks on riders and what happens when a pilot drops),
+who has acted in the combat phase, the goal and the result. A refused command raises
+:class:`~sftactics.core.errors.RuleViolation` with the state and the dice stream unchanged.
+
+:class:`ChaseFight` keeps the start, the dice and the command/event log: ``do``, ``undo``, ``save``/``load``
+(JSON lines; replaying needs no dice: each event holds the chase after it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sftactics.core.check import CheckResult
+from sftactics.core.errors import RuleViolation, SftError
+from sftactics.dice.source import DiceSource
+from sftactics.encounter.chase_commands import (
+    CHASE_COMMANDS,
+    BeginChase,
+    BoardCmd,
+    ChaseAttackCmd,
+    ChaseCommand,
+    CollideCmd,
+    DamageVehicleCmd,
+    DoubleManeuverCmd,
+    EndRoundCmd,
+    ForfeitCmd,
+    NoPilotActionCmd,
+    PilotCmd,
+    ProgressCmd,
+    UncontrolledCmd,
+)
+from sftactics.encounter.chase_state import ChaseEncounter, ChaseEvent, ChaseResult, Rider
+from sftactics.sf1e.attack import Situation, resolve_attack
+from sftactics.sf1e.statblock import Weapon
+from sftactics.sf1e.state import Creature
+from sftactics.sf1e.vehicles import chase as rules
+from sftactics.sf1e.vehicles.chase import Chase, ChaseStep
+
+_CHECK_ACTIONS = ("break_free", "engage", "evade", "keep_pace", "speed_up", "trick")
+
+
+# ---------------------------------------------------------------- one command
+
+
+def step(state: ChaseEncounter, cmd: ChaseCommand, dice: DiceSource) -> tuple[ChaseEncounter, list[ChaseEvent]]:
+    """Apply one command. Refused: RuleViolation, and the dice stream is where it was."""
+    if state.over:
+        raise RuleViolation("CHS-23", "the chase is over")
+    if not state.begun and not isinstance(cmd, BeginChase):
+        raise RuleViolation("CHS-04", "begin the chase first (initiative)")
+    snap = dice.snapshot()
+    n0 = len(dice.history)
+    try:
+        new, lines, checks, dcs, actor = _apply(state, cmd, dice)
+    except Exception:
+        dice.restore(snap)
+        raise
+    rolled = tuple(r.to_dict() for r in dice.history[n0:])
+    new = _judge(new, after_round=isinstance(cmd, EndRoundCmd))
+    event = ChaseEvent(kind=cmd.type, round=state.chase.round, phase=state.chase.phase, actor=actor,
+                       lines=tuple(lines), checks=tuple(c.to_dict() for c in checks), dcs=tuple(dcs),
+                       dice=rolled, after=new)  # fmt: skip
+    events = [event]
+    if new.result is not None:
+        events.append(ChaseEvent(kind="result", round=new.chase.round, phase=new.chase.phase,
+                                 lines=result_lines(new.result), after=new))  # fmt: skip
+    return new, events
+
+
+Applied = tuple[ChaseEncounter, list[str], list[CheckResult], list[dict[str, Any]], str | None]
+
+
+def _apply(state: ChaseEncounter, cmd: ChaseCommand, dice: DiceSource) -> Applied:
+    chase, opts = state.chase, state.options
+    if isinstance(cmd, BeginChase):
+        if state.begun:
+            raise RuleViolation("CHS-04", "the chase has begun already")
+        listed = [cv.id for cv in chase.vehicles]
+        st = rules.start_chase(chase.vehicles, order=listed if state.initiative == "listed" else None,
+                               dice=dice, environment=chase.environment)  # fmt: skip
+        lines = [f"the chase begins: {state.name}", *_positions(st.chase), *st.lines]
+        new = state.model_copy(update={"chase": st.chase, "begun": True})
+        return new, lines, list(st.checks), [], None
+    if isinstance(cmd, PilotCmd):
+        dcs: list[dict[str, Any]] = []
+        if cmd.action in _CHECK_ACTIONS and not cmd.willing:
+            try:
+                trick = rules._find_trick(chase, chase.get(cmd.vehicle), cmd.trick) if cmd.action == "trick" else None
+                dcs.append(rules.action_dc(chase, cmd.vehicle, cmd.action, cmd.target, trick=trick,
+                                           options=opts).to_dict())  # fmt: skip
+            except RuleViolation:
+                pass  # the step below refuses with the rule's own message
+        rule_cmd = rules.PilotAction(vehicle=cmd.vehicle, action=cmd.action, target=cmd.target, skill=cmd.skill,
+                                     route=cmd.route, trick=cmd.trick, willing=cmd.willing)  # fmt: skip
+        return _ruled(state, rules.step(chase, rule_cmd, dice, opts), _pilot_of(chase, cmd.vehicle), dcs)
+    if isinstance(cmd, DoubleManeuverCmd):
+        st = rules.step(chase, rules.DoubleManeuver(cmd.vehicle), dice, opts)
+        return _ruled(state, st, _pilot_of(chase, cmd.vehicle))
+    if isinstance(cmd, ForfeitCmd):
+        return _ruled(state, rules.step(chase, rules.Forfeit(cmd.vehicle), dice, opts), _pilot_of(chase, cmd.vehicle))
+    if isinstance(cmd, UncontrolledCmd):
+        st = rules.step(chase, rules.LeaveUncontrolled(cmd.vehicle), dice, opts)
+        return _ruled(state, st, _pilot_of(chase, cmd.vehicle))
+    if isinstance(cmd, NoPilotActionCmd):
+        return _ruled(state, rules.step(chase, rules.Pass(cmd.vehicle), dice, opts), _pilot_of(chase, cmd.vehicle))
+    if isinstance(cmd, ProgressCmd):
+        st = rules.step(chase, rules.Progress(frozenset(cmd.decline_escape)), dice, opts)
+        new, lines, checks, dcs, actor = _ruled(state, st, None)
+        return new, [*lines, *_positions(new.chase)], checks, dcs, actor
+    if isinstance(cmd, EndRoundCmd):
+        st = rules.step(chase, rules.EndRound(), dice, opts)
+        new, lines, checks, dcs, actor = _ruled(state, st, None)
+        return new.model_copy(update={"acted": frozenset()}), lines, checks, dcs, actor
+    if isinstance(cmd, DamageVehicleCmd):
+        st = rules.step(chase, rules.DamageVehicle(cmd.vehicle, cmd.amount, source=cmd.source), dice, opts)
+        return _ruled(state, st, None)
+    if isinstance(cmd, CollideCmd):
+        pilot = _pilot_of(chase, cmd.vehicle)
+        _not_acted(state, pilot or cmd.vehicle)
+        st = rules.step(chase, rules.Collide(cmd.vehicle, cmd.target), dice, opts)
+        new, lines, checks, dcs, _ = _ruled(state, st, pilot)
+        new = new.model_copy(update={"acted": new.acted | {pilot or cmd.vehicle}})
+        return new, lines, checks, dcs, pilot
+    if isinstance(cmd, BoardCmd):
+        return _board(state, cmd, dice)
+    return _attack(state, cmd, dice)
+
+
+def _ruled(state: ChaseEncounter, st: ChaseStep, actor: str | None, dcs: Sequence[dict[str, Any]] = ()) -> Applied:
+    return state.model_copy(update={"chase": st.chase}), list(st.lines), list(st.checks), list(dcs), actor
+
+
+def _pilot_of(chase: Chase, vid: str) -> str | None:
+    cv = chase.get(vid)
+    return cv.pilot.id if cv.pilot is not None else None
+
+
+def _positions(chase: Chase) -> list[str]:
+    parts = []
+    for cv in sorted(chase.vehicles, key=lambda c: -c.zone):
+        where = f"zone {cv.zone}" if cv.active else cv.status.replace("_", " ")
+        parts.append(f"{cv.id} ({cv.side}) {where}")
+    return ["positions: " + "; ".join(parts) + " [CHS-02]"]
+
+
+def _not_acted(state: ChaseEncounter, who: str) -> None:
+    if state.chase.phase != "combat":
+        raise RuleViolation("CHS-05", f"that happens in the combat phase (now: {state.chase.phase})")
+    if who in state.acted:
+        raise RuleViolation("CHS-24", f"{who} has already acted in this combat phase")
+
+
+def _able(c: Creature) -> None:
+    for bad in ("dead", "unconscious", "dying", "stunned", "paralyzed", "helpless"):
+        if c.has(bad):
+            raise RuleViolation("CHS-24", f"{c.name} is {bad} and cannot act")
+
+
+def _set_creature(state: ChaseEncounter, c: Creature) -> tuple[ChaseEncounter, list[str]]:
+    """Put a changed creature back where it rides; a pilot who can no longer act leaves the vehicle
+    uncontrolled (it fails every check, CHS-17)."""
+    lines: list[str] = []
+    chase = state.chase
+    for cv in chase.vehicles:
+        if cv.pilot is not None and cv.pilot.id == c.id:
+            v = cv.vehicle
+            down = any(c.has(x) for x in ("dead", "unconscious", "dying", "stunned", "paralyzed", "helpless"))
+            if down and v.state.control == "pilot":
+                v = v.with_state(control="uncontrolled")
+                lines.append(f"{cv.id} has no pilot able to act: it is uncontrolled [CHS-17] [VEH-23]")
+            chase = chase.with_vehicle(cv.model_copy(update={"pilot": c, "vehicle": v}))
+            return state.model_copy(update={"chase": chase}), lines
+    riders = tuple(r.model_copy(update={"creature": c}) if r.id == c.id else r for r in state.riders)
+    return state.model_copy(update={"riders": riders}), lines
+
+
+def _weapon(state: ChaseEncounter, who: Creature, vid: str, rider: Rider | None, name: str | None,
+            engaged: bool) -> tuple[Creature, Weapon]:  # fmt: skip
+    """The weapon an attack uses, and the attacker holding it (a gunner's mounted weapon is added to a copy)."""
+    stat = state.chase.get(vid).vehicle.stat
+    mounted = [w.weapon for w in stat.weapons]
+    if rider is not None and rider.role == "gunner" and (name is None or name == rider.mounted):
+        w = next(m for m in mounted if m.name == rider.mounted)
+        armed = who.model_copy(update={"stat": who.stat.model_copy(update={"weapons": (*who.stat.weapons, w)})})
+        return armed, w
+    if name is not None:
+        return who, who.stat.weapon(name)
+    usable = [w for w in who.stat.weapons if not w.is_grenade and (not w.is_melee or (engaged and w.reach))]
+    if not usable:
+        raise RuleViolation("CHS-25", f"{who.name} has no weapon to use from a vehicle in a chase")
+    ranged = [w for w in usable if not w.is_melee]
+    return who, (ranged or usable)[0]
+
+
+def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> Applied:
+    chase, opts = state.chase, state.options
+    who, vid, is_pilot = state.creature(cmd.actor)
+    _not_acted(state, who.id)
+    _able(who)
+    if is_pilot and not rules.pilot_can_attack(chase, vid):
+        raise RuleViolation("CHS-06", f"{who.name} spent a full action on pilot actions: no standard action left")
+    rider = state.rider(who.id)
+    engaged = cmd.target in chase.engagement(vid)
+    armed, w = _weapon(state, who, vid, rider, cmd.weapon, engaged)
+    lines: list[str] = []
+    if cmd.rider is None:
+        res = rules.attack_vehicle(chase, armed, w.name, vid, cmd.target, dice, opts)
+        new = state.model_copy(update={"chase": res.chase, "acted": state.acted | {who.id}})
+        return new, list(res.lines), [res.check], [], who.id
+    target, tvid, _ = state.creature(cmd.rider)
+    if tvid != cmd.target:
+        raise RuleViolation("CHS-25", f"{target.name} rides {tvid}, not {cmd.target}")
+    setup = rules.attack_setup(chase, vid, tvid, melee=w.is_melee, reach=w.reach, range_increment_ft=w.range_ft or None,
+                               grenade=w.is_grenade, target_rider=True, options=opts)  # fmt: skip
+    sit = Situation(attack_terms=setup.attack_terms, ac_terms=setup.ac_terms, miss_chance=setup.miss_chance,
+                    miss_reason="the chase environment" if setup.miss_chance else "")  # fmt: skip
+    res2 = resolve_attack(armed, target, w, dice, sit)
+    lines += [*setup.lines, *res2.lines()]
+    new = state.model_copy(update={"acted": state.acted | {who.id}})
+    new, more = _set_creature(new, res2.defender)
+    return new, lines + more, [res2.roll], [], who.id
+
+
+def _board(state: ChaseEncounter, cmd: BoardCmd, dice: DiceSource) -> Applied:
+    who, vid, is_pilot = state.creature(cmd.actor)
+    _not_acted(state, who.id)
+    _able(who)
+    if is_pilot:
+        raise RuleViolation("CHS-27", "boarding is for passengers: the pilot must hand over control first")
+    st = rules.step(state.chase, rules.Board(who, vid, cmd.to, skill=cmd.skill), dice, state.options)
+    new = state.model_copy(update={"chase": st.chase, "acted": state.acted | {who.id}})
+    lines = list(st.lines)
+    c = st.creature or who
+    rider = state.rider(who.id)
+    assert rider is not None
+    check = st.checks[0] if st.checks else None
+    boarded = check is None or check.success
+    fell = check is not None and not check.success and check.dc - check.total >= 5
+    if boarded:
+        moved = rider.model_copy(update={"creature": c, "vehicle": cmd.to, "role": "passenger", "mounted": None})
+        new = new.model_copy(update={"riders": tuple(moved if r.id == who.id else r for r in new.riders)})
+        lines.append(f"{who.name} is aboard {cmd.to}; attacks from it take its penalty [CHS-27]")
+    elif fell:
+        new = new.model_copy(update={"riders": tuple(r for r in new.riders if r.id != who.id)})
+        lines.append(f"{who.name} falls off and is out of the chase [CHS-27]")
+    else:
+        new, more = _set_creature(new, c)
+        lines += more
+    return new, lines, list(st.checks), [], who.id
+
+
+# ---------------------------------------------------------------- the result
+
+
+def _judge(state: ChaseEncounter, *, after_round: bool) -> ChaseEncounter:
+    chase = state.chase
+    q, p = state.quarry, state.pursuers
+    qv = [cv for cv in chase.vehicles if cv.side == q]
+    pv = [cv for cv in chase.vehicles if cv.side == p]
+    winner: str | None = None
+    reason = ""
+    if all(cv.status in ("wrecked", "left_behind") for cv in qv):
+        winner, reason = p, f"every {q} vehicle is wrecked or left behind: {p} catch them [CHS-20] [CHS-23]"
+    elif all(not cv.active for cv in qv):
+        winner, reason = q, f"{q} escape [CHS-20] [CHS-23]"
+    elif all(not cv.active for cv in pv):
+        winner, reason = q, f"every {p} vehicle is out of the chase: {q} get away [CHS-20] [CHS-23]"
+    elif after_round and state.goal.caught == "engaged":
+        still = [cv for cv in qv if cv.active]
+        if all(any(chase.get(x).side == p for x in chase.engagement(cv.id)) for cv in still):
+            winner, reason = p, f"every {q} vehicle still going is engaged by {p} at the end of the round: caught"
+    if not reason and after_round and chase.round > state.max_rounds:
+        reason = f"the GM ends the chase after {state.max_rounds} rounds: undecided"
+    if not reason:
+        return state
+    res = ChaseResult(
+        winner=winner,
+        reason=reason,
+        rounds=min(chase.round, state.max_rounds),
+        broken=state.broken_vehicles(),
+        wrecked=tuple(cv.id for cv in chase.vehicles if cv.vehicle.wrecked),
+        escaped=tuple(cv.id for cv in chase.vehicles if cv.status == "escaped"),
+        left_behind=tuple(cv.id for cv in chase.vehicles if cv.status == "left_behind"),
+    )
+    return state.model_copy(update={"result": res})
+
+
+def result_lines(res: ChaseResult) -> tuple[str, ...]:
+    out = [f"chase over after {res.rounds} round(s): {res.reason}"]
+    for label, ids in (("wrecked", res.wrecked), ("broken", res.broken), ("escaped", res.escaped),
+                       ("left behind", res.left_behind)):  # fmt: skip
+        if ids:
+            out.append(f"  {label}: {', '.join(ids)}")
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- a chase with its log
+
+
+class ChaseFight:
+    """A chase in progress: the start, the dice, and each command with its events (``log``)."""
+
+    def __init__(self, start: ChaseEncounter, dice: DiceSource, *, seed: int | None = None) -> None:
+        self.start = start
+        self.state = start
+        self.dice = dice
+        self.seed = seed
+        self.log: list[tuple[ChaseCommand, list[ChaseEvent]]] = []
+        self._snaps: list[tuple[ChaseEncounter, object]] = []
+
+    def do(self, cmd: ChaseCommand | dict[str, Any]) -> list[ChaseEvent]:
+        c = CHASE_COMMANDS.validate_python(cmd) if isinstance(cmd, dict) else cmd
+        before = (self.state, self.dice.snapshot())
+        self.state, events = step(self.state, c, self.dice)
+        self._snaps.append(before)
+        self.log.append((c, events))
+        return events
+
+    def undo(self) -> None:
+        if not self.log:
+            raise SftError("nothing to undo")
+        self.state, snap = self._snaps.pop()
+        self.dice.restore(snap)
+        self.log.pop()
+
+    def all_events(self) -> list[ChaseEvent]:
+        return [e for _, evs in self.log for e in evs]
+
+    def save(self, path: Path) -> None:
+        """JSON lines: a header with the start, then one command with its events per line."""
+        with path.open("w", encoding="utf-8") as f:
+            f.write(json.dumps({"chase": True, "seed": self.seed, "start": self.start.model_dump(mode="json")}) + "\n")
+            for cmd, events in self.log:
+                row = {"command": cmd.model_dump(mode="json"), "events": [e.model_dump(mode="json") for e in events]}
+                f.write(json.dumps(row) + "\n")
+
+    @classmethod
+    def load(cls, path: Path, dice: DiceSource) -> ChaseFight:
+        """A saved chase, replayed from its events (no dice rolled); ``dice`` serve the commands to come."""
+        from sftactics.core.errors import FileFormatError
+
+        try:
+            rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            start = ChaseEncounter.model_validate(rows[0]["start"])
+            fight = cls(start, dice, seed=rows[0].get("seed"))
+            for row in rows[1:]:
+                cmd = CHASE_COMMANDS.validate_python(row["command"])
+                events = [ChaseEvent.model_validate(e) for e in row["events"]]
+                fight._snaps.append((fight.state, dice.snapshot()))
+                fight.log.append((cmd, events))
+                if events:
+                    fight.state = events[-1].after
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            raise FileFormatError(str(path), "", f"a saved chase log ({e})") from None
+        return fight
+
+
+def narrate(events: Sequence[ChaseEvent], *, brief: bool = False) -> list[str]:
+    """The chase as the GM reads it: a heading per round and phase, then each event's lines (``brief``: the first
+    line of each event)."""
+    out: list[str] = []
+    where: tuple[int, str] | None = None
+    for e in events:
+        if e.kind not in ("begin", "result") and (e.round, e.phase) != where:
+            where = (e.round, e.phase)
+            out.append(f"== round {e.round}, {e.phase.replace('_', ' ')}")
+        lines = e.lines[:1] if brief and e.kind != "result" else e.lines
+        indent = "" if e.kind in ("begin", "result") else "  "
+        out += [indent + line for line in lines]
+    return out
+
+
+__all__ = ["ChaseFight", "narrate", "result_lines", "step"]
