@@ -35,7 +35,7 @@ demo: $(STAMP)
 	$(SFT) odds "1d20+10" --ac 14 --damage "1d6+5"
 
 docs: $(STAMP)
-	for k in statblock scenario events; do $(SFT) schema $$k > docs/$$k.schema.json; done
+	for k in statblock scenario chase events; do $(SFT) schema $$k > docs/$$k.schema.json; done
 	for k in options conditions commands; do $(SFT) schema $$k > docs/$$k.md; done
 
 # Timings (not part of `make test`): writes bench/results.json and prints a table; see docs/performance.md.

@@ -44,7 +44,7 @@ from sftactics.sf1e.attack import Situation, resolve_attack
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import Creature
 from sftactics.sf1e.vehicles import chase as rules
-from sftactics.sf1e.vehicles.chase import Chase, ChaseStep
+from sftactics.sf1e.vehicles.chase import Chase, ChaseStep, ChaseVehicle
 
 _CHECK_ACTIONS = ("break_free", "engage", "evade", "keep_pace", "speed_up", "trick")
 
@@ -216,7 +216,7 @@ def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> App
     if cmd.rider is None:
         res = rules.attack_vehicle(chase, armed, w.name, vid, cmd.target, dice, opts)
         new = state.model_copy(update={"chase": res.chase, "acted": state.acted | {who.id}})
-        return new, list(res.lines), [res.check], [], who.id
+        return new, _attack_first(list(res.lines)), [res.check], [], who.id
     target, tvid, _ = state.creature(cmd.rider)
     if tvid != cmd.target:
         raise RuleViolation("CHS-25", f"{target.name} rides {tvid}, not {cmd.target}")
@@ -225,10 +225,16 @@ def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> App
     sit = Situation(attack_terms=setup.attack_terms, ac_terms=setup.ac_terms, miss_chance=setup.miss_chance,
                     miss_reason="the chase environment" if setup.miss_chance else "")  # fmt: skip
     res2 = resolve_attack(armed, target, w, dice, sit)
-    lines += [*setup.lines, *res2.lines()]
+    lines += [f"{who.name} attacks {target.name} aboard {tvid} with {w.name}", *setup.lines, *res2.lines()]
     new = state.model_copy(update={"acted": state.acted | {who.id}})
     new, more = _set_creature(new, res2.defender)
     return new, lines + more, [res2.roll], [], who.id
+
+
+def _attack_first(lines: list[str]) -> list[str]:
+    """The attack line first (a brief narration shows only it), then the chase's range line."""
+    setup = [x for x in lines if x.startswith(("range ", "melee with a reach"))]
+    return [x for x in lines if x not in setup] + setup
 
 
 def _board(state: ChaseEncounter, cmd: BoardCmd, dice: DiceSource) -> Applied:
@@ -269,16 +275,25 @@ def _judge(state: ChaseEncounter, *, after_round: bool) -> ChaseEncounter:
     pv = [cv for cv in chase.vehicles if cv.side == p]
     winner: str | None = None
     reason = ""
-    if all(cv.status in ("wrecked", "left_behind") for cv in qv):
-        winner, reason = p, f"every {q} vehicle is wrecked or left behind: {p} catch them [CHS-20] [CHS-23]"
-    elif all(not cv.active for cv in qv):
-        winner, reason = q, f"{q} escape [CHS-20] [CHS-23]"
+
+    def engaged_by_pursuer(vid: str) -> bool:
+        return any(chase.get(x).side == p for x in chase.engagement(vid) if x != vid)
+
+    def held(cv: ChaseVehicle) -> bool:
+        if cv.status in ("wrecked", "left_behind"):
+            return True
+        return after_round and state.goal.caught == "engaged" and cv.active and engaged_by_pursuer(cv.id)
+
+    escaped = [cv.id for cv in qv if cv.status == "escaped"]
+    if all(held(cv) or cv.status == "escaped" for cv in qv):
+        if escaped:
+            winner, reason = q, f"{', '.join(escaped)} escaped; {p} did not catch every {q} vehicle [CHS-20] [CHS-23]"
+        else:
+            how = "wrecked, left behind or engaged at the end of a round" if state.goal.caught == "engaged" else (
+                "wrecked or left behind")  # fmt: skip
+            winner, reason = p, f"every {q} vehicle is {how}: {p} catch them [CHS-20] [CHS-23]"
     elif all(not cv.active for cv in pv):
         winner, reason = q, f"every {p} vehicle is out of the chase: {q} get away [CHS-20] [CHS-23]"
-    elif after_round and state.goal.caught == "engaged":
-        still = [cv for cv in qv if cv.active]
-        if all(any(chase.get(x).side == p for x in chase.engagement(cv.id)) for cv in still):
-            winner, reason = p, f"every {q} vehicle still going is engaged by {p} at the end of the round: caught"
     if not reason and after_round and chase.round > state.max_rounds:
         reason = f"the GM ends the chase after {state.max_rounds} rounds: undecided"
     if not reason:
@@ -286,7 +301,7 @@ def _judge(state: ChaseEncounter, *, after_round: bool) -> ChaseEncounter:
     res = ChaseResult(
         winner=winner,
         reason=reason,
-        rounds=min(chase.round, state.max_rounds),
+        rounds=min(chase.round - (1 if after_round else 0), state.max_rounds),
         broken=state.broken_vehicles(),
         wrecked=tuple(cv.id for cv in chase.vehicles if cv.vehicle.wrecked),
         escaped=tuple(cv.id for cv in chase.vehicles if cv.status == "escaped"),
