@@ -1,0 +1,272 @@
+"""The chase runner (encounter/chase.py) driven by commands with scripted dice: exact numbers, events as data,
+refusals that change nothing, replay without dice, the policy. Data: tests/data/chases."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sftactics.core.errors import RuleViolation
+from sftactics.dice.source import ScriptedDice, SeededDice
+from sftactics.encounter.chase import ChaseFight
+from sftactics.encounter.chase_commands import CHASE_COMMAND_LIST
+from sftactics.encounter.chase_policy import auto_play, chance, next_command
+from sftactics.encounter.chase_state import ChaseEncounter
+from sftactics.io.chase_scenario import load_chase, parse_chase
+
+DATA = Path(__file__).parent.parent / "data" / "chases"
+SAMPLE = DATA / "sample.yaml"
+#: The sample chase's dice (CHS-41): speed up 18, trick 5, cycle1 12, cycle2 2, the gunner's 20, damage 3 and 4.
+SAMPLE_DICE = [18, 5, 12, 2, 20, 3, 4]
+
+
+def sample_fight(dice: list[int]) -> ChaseFight:
+    return ChaseFight(load_chase(SAMPLE), ScriptedDice(dice))
+
+
+def do_all(fight: ChaseFight, cmds: list[dict[str, Any]]) -> None:
+    for c in CHASE_COMMAND_LIST.validate_python(cmds):
+        fight.do(c)
+
+
+def terms(check: dict[str, Any]) -> list[tuple[int, str]]:
+    bonus = check["bonus"]
+    return [(t["value"], t["rule"]) for t in bonus["terms"]]
+
+
+ROUND_ONE = [
+    {"type": "begin"},
+    {"type": "double_maneuver", "vehicle": "buggy"},
+    {"type": "pilot", "vehicle": "buggy", "action": "speed_up"},
+    {"type": "pilot", "vehicle": "buggy", "action": "trick"},
+    {"type": "pilot", "vehicle": "cycle1", "action": "speed_up"},
+    {"type": "pilot", "vehicle": "cycle2", "action": "speed_up"},
+    {"type": "progress"},
+]
+
+
+@pytest.mark.rule("CHS-41", "CHS-14", "CHS-12", "CHS-13", "CHS-17", "CHS-20", "CHS-24", "CHS-23", "CHS-04")
+def test_the_sample_chase_through_the_runner() -> None:
+    fight = sample_fight(SAMPLE_DICE)
+    do_all(fight, ROUND_ONE)
+    ev = {e.kind + str(i): e for i, e in enumerate(fight.all_events())}
+    checks = [c for e in fight.all_events() for c in e.checks]
+    # buggy: 18 + 8 - 4 = 22 vs 18; trick 5 + 8 - 4 = 9 vs 16; cycles 12 + 5 + 2 = 19 and 2 + 7 = 9 vs 18
+    assert [(c["natural"], c["total"], c["dc"], c["success"]) for c in checks] == [
+        (18, 22, 18, True), (5, 9, 16, False), (12, 19, 18, True), (2, 9, 18, False),
+    ]  # fmt: skip
+    assert (-4, "CHS-14") in terms(checks[0]) and (8, "GEN-01") in terms(checks[0])
+    assert ev["pilot2"].dcs[0]["total"] == 18
+    assert [(t["value"], t["rule"]) for t in ev["pilot2"].dcs[0]["terms"]] == [(17, "CHS-12"), (1, "CHS-12")]
+    chase = fight.state.chase
+    assert chase.zones() == {"buggy": 2, "cycle1": 2, "cycle2": 0}
+    assert chase.get("cycle2").status == "left_behind"
+    assert chase.phase == "combat"
+    fight.do(CHASE_COMMAND_LIST.validate_python([{"type": "attack", "actor": "Gunner", "target": "cycle1"}])[0])
+    attack = fight.all_events()[-2]
+    assert attack.checks[0]["natural"] == 20 and attack.checks[0]["total"] == 24  # +6 rifle -2 buggy
+    assert (-2, "CHS-24") in terms(attack.checks[0])
+    assert [d["result"] for d in attack.dice] == [20, 3, 4]  # critical: the rifle's 1d8 twice (ATK-14)
+    res = fight.state.result
+    assert res is not None and res.winner == "PCs" and res.wrecked == ("cycle1",) and res.left_behind == ("cycle2",)
+    assert fight.all_events()[-1].kind == "result"
+    assert fight.dice.remaining == 0
+
+
+@pytest.mark.rule("CHS-05", "CHS-06")
+def test_a_refused_command_changes_nothing_and_keeps_the_dice() -> None:
+    fight = sample_fight(SAMPLE_DICE)
+    do_all(fight, ROUND_ONE[:2])
+    before = fight.state
+    with pytest.raises(RuleViolation) as e:
+        do_all(fight, [{"type": "progress"}])
+    assert e.value.rule == "CHS-05"
+    with pytest.raises(RuleViolation) as e2:
+        do_all(fight, [{"type": "pilot", "vehicle": "cycle1", "action": "keep_pace"}])
+    assert e2.value.rule == "CHS-05"  # not cycle1's turn
+    assert fight.state is before and fight.dice.remaining == len(SAMPLE_DICE)
+
+
+@pytest.mark.rule("CHS-06", "CHS-25")
+def test_a_pilot_after_a_double_maneuver_has_no_standard_action() -> None:
+    fight = sample_fight([18, 5, 12, 12])
+    do_all(fight, ROUND_ONE[:5] + [{"type": "pilot", "vehicle": "cycle2", "action": "speed_up"}, {"type": "progress"}])
+    with pytest.raises(RuleViolation) as e:
+        do_all(fight, [{"type": "attack", "actor": "Pilot", "target": "cycle1"}])
+    assert e.value.rule == "CHS-06"
+
+
+def test_a_saved_chase_replays_without_dice(tmp_path: Path) -> None:
+    fight = sample_fight(SAMPLE_DICE)
+    do_all(fight, ROUND_ONE)
+    path = tmp_path / "chase.jsonl"
+    fight.save(path)
+    again = ChaseFight.load(path, ScriptedDice([]))
+    assert again.state == fight.state
+    assert len(again.all_events()) == len(fight.all_events())
+    again.undo()
+    assert again.state.chase.phase == "chase_progress"
+
+
+def test_undo_rewinds_the_dice() -> None:
+    fight = ChaseFight(load_chase(SAMPLE), SeededDice(7), seed=7)
+    do_all(fight, ROUND_ONE[:3])
+    first = fight.all_events()[-1].checks[0]["natural"]
+    fight.undo()
+    do_all(fight, ROUND_ONE[2:3])
+    assert fight.all_events()[-1].checks[0]["natural"] == first
+
+
+def engaged_chase(**changes: Any) -> ChaseEncounter:
+    data: dict[str, Any] = {
+        "kind": "chase",
+        "goal": {"side": "PCs", "wants": "catch"},
+        "initiative": "listed",
+        "vehicles": [
+            {"id": "buggy", "side": "PCs", "vehicle": "sample-chase buggy",
+             "pilot": {"id": "Pilot", "statblock": str(DATA / "driver.yaml")},
+             "crew": [{"id": "Gunner", "statblock": str(DATA / "shooter.yaml")}]},
+            {"id": "cycle", "side": "Gang", "vehicle": "basic enercycle",
+             "pilot": {"id": "Y1", "statblock": str(DATA / "rider.yaml")}},
+        ],
+    }  # fmt: skip
+    data.update(changes)
+    parse_chase(data)  # valid as it stands
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "engaged.json"
+        path.write_text(json.dumps(data))
+        return load_chase(path)
+
+
+ENGAGE = [
+    {"type": "begin"},
+    {"type": "pilot", "vehicle": "buggy", "action": "engage", "target": "cycle"},
+    {"type": "pilot", "vehicle": "cycle", "action": "keep_pace"},
+    {"type": "progress"},
+]
+
+
+@pytest.mark.rule("CHS-08", "CHS-18", "CHS-27")
+def test_engage_then_board_with_the_dc_from_the_kac() -> None:
+    # engage: 10 + 8 = 18 vs cycle KAC 12; cycle keep pace 1 + 7 = 8 vs 11 fails: it moves on with the buggy
+    fight = ChaseFight(engaged_chase(), ScriptedDice([10, 1, 9]))
+    do_all(fight, ENGAGE)
+    chase = fight.state.chase
+    assert chase.engagement("buggy") == {"buggy", "cycle"}
+    assert chase.zones() == {"buggy": 1, "cycle": 1} and ("buggy", "cycle") in chase.virtual_ahead
+    # board: Acrobatics 9 + 7 = 16 vs 5 + KAC 12 = 17: failure by 1, stays aboard the buggy
+    do_all(fight, [{"type": "board", "actor": "Gunner", "to": "cycle"}])
+    ev = fight.all_events()[-1]
+    assert (ev.checks[0]["total"], ev.checks[0]["dc"], ev.checks[0]["success"]) == (16, 17, False)
+    assert fight.state.rider("Gunner") is not None and fight.state.rider("Gunner").vehicle == "buggy"  # type: ignore[union-attr]
+    with pytest.raises(RuleViolation):
+        do_all(fight, [{"type": "board", "actor": "Gunner", "to": "cycle"}])  # one action each combat phase
+
+
+@pytest.mark.rule("CHS-27")
+def test_a_successful_boarding_moves_the_rider() -> None:
+    fight = ChaseFight(engaged_chase(), ScriptedDice([10, 1, 15]))
+    do_all(fight, [*ENGAGE, {"type": "board", "actor": "Gunner", "to": "cycle"}])
+    rider = fight.state.rider("Gunner")
+    assert rider is not None and rider.vehicle == "cycle"
+
+
+@pytest.mark.rule("CHS-28")
+def test_collision_damage_both_ways() -> None:
+    # collide: Piloting 10 + 8 + 0 (+2 ahead: the buggy counts one zone ahead, CHS-18) = 20 vs KAC 12;
+    # buggy collision 3d4 = 2+3+4 = 9: cycle takes 9 - hardness 5 = 4; the buggy takes half (4) - 5 = 0
+    fight = ChaseFight(engaged_chase(), ScriptedDice([10, 1, 10, 2, 3, 4]))
+    do_all(fight, [*ENGAGE, {"type": "collide", "vehicle": "buggy", "target": "cycle"}])
+    ev = fight.all_events()[-1]
+    assert ev.checks[0]["total"] == 20 and ev.checks[0]["dc"] == 12
+    assert fight.state.chase.get("cycle").vehicle.state.hp == 3
+    assert fight.state.chase.get("buggy").vehicle.state.hp == 30
+    assert "Pilot" in fight.state.acted
+
+
+@pytest.mark.rule("CHS-25", "CHS-17")
+def test_shooting_the_pilot_leaves_the_vehicle_uncontrolled() -> None:
+    fight = ChaseFight(engaged_chase(), ScriptedDice([10, 1, 19, 8]))
+    do_all(fight, ENGAGE)
+    # the gunner shoots the cycle's pilot: no cover on an enercycle; 19 + 6 - 2 + 2 (ahead, CHS-18) = 25 vs EAC 11
+    hurt = fight.state.creature("Y1")[0].model_copy()
+    do_all(fight, [{"type": "attack", "actor": "Gunner", "target": "cycle", "rider": "Y1"}])
+    y1 = fight.state.creature("Y1")[0]
+    assert y1.state.hp == hurt.state.hp - 8
+    fight2 = ChaseFight(engaged_chase(), ScriptedDice([10, 1, 19, 8]))
+    do_all(fight2, ENGAGE)
+    low = fight2.state.chase.get("cycle")
+    weak = low.pilot.with_state(hp=3)  # type: ignore[union-attr]
+    fight2.state = fight2.state.model_copy(update={"chase": fight2.state.chase.with_vehicle(low.model_copy(
+        update={"pilot": weak}))})  # fmt: skip
+    do_all(fight2, [{"type": "attack", "actor": "Gunner", "target": "cycle", "rider": "Y1"}])
+    cv = fight2.state.chase.get("cycle")
+    assert cv.vehicle.state.control == "uncontrolled" and not cv.controlled
+    assert any("uncontrolled" in line for line in fight2.all_events()[-1].lines)
+
+
+@pytest.mark.rule("CHS-19", "CHS-30", "CHS-39")
+def test_the_highway_sample_puts_oncoming_traffic_in_zone_2() -> None:
+    start = engaged_chase(environment="highway")
+    zone2 = start.chase.environment.zone(2)
+    assert [h.name for h in zone2.hazards] == ["oncoming traffic"]
+    # the cycle (zone 1 after a speed up) is attacked as it enters zone 2 in chase progress: +8 (CR 1) vs KAC 12
+    start = start.model_copy(update={"chase": start.chase.with_vehicle(start.chase.get("cycle").model_copy(
+        update={"zone": 1}))})  # fmt: skip
+    fight = ChaseFight(start, ScriptedDice([1, 15, 5, 1, 1, 1, 1]))
+    do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"},
+                   {"type": "pilot", "vehicle": "cycle", "action": "keep_pace"}, {"type": "progress"}])  # fmt: skip
+    ev = next(e for e in fight.all_events() if e.kind == "progress")
+    assert ev.checks == ()  # a hazard's attack is in the lines and the dice, not a pilot's check
+    assert [d["result"] for d in ev.dice] == [5, 1, 1, 1, 1]
+    assert any("oncoming traffic attacks cycle: d20 5 +8 = 13 vs 12" in line for line in ev.lines)
+    assert fight.state.chase.get("cycle").vehicle.state.hp == 7  # 4 damage - hardness 5
+
+
+@pytest.mark.rule("CHS-16", "CHS-23")
+def test_caught_when_engaged_at_the_end_of_the_round() -> None:
+    fight = ChaseFight(engaged_chase(), ScriptedDice([10, 1]))
+    do_all(fight, [*ENGAGE, {"type": "end_round"}])
+    res = fight.state.result
+    assert res is not None and res.winner == "PCs" and "engaged" in res.reason and res.rounds == 1
+
+
+def test_the_round_limit_ends_the_chase_undecided() -> None:
+    fight = ChaseFight(engaged_chase(max_rounds=1), ScriptedDice([1, 1]))
+    do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "slow_down"},
+                   {"type": "pilot", "vehicle": "cycle", "action": "evade"}, {"type": "progress"},
+                   {"type": "end_round"}])  # fmt: skip
+    res = fight.state.result
+    assert res is not None and res.winner is None and "undecided" in res.reason
+    with pytest.raises(RuleViolation):
+        do_all(fight, [{"type": "end_round"}])
+
+
+@pytest.mark.rule("CHS-10", "CHS-12")
+def test_the_policy_picks_the_move_with_more_expected_zones() -> None:
+    assert chance(8, 18) == pytest.approx(0.55)
+    start = load_chase(SAMPLE)
+    for vid in ("cycle1", "cycle2"):
+        start = start.model_copy(update={"chase": start.chase.with_vehicle(start.chase.get(vid).model_copy(
+            update={"zone": 1}))})  # fmt: skip
+    fight = ChaseFight(start, ScriptedDice([]))
+    do_all(fight, [{"type": "begin"}])
+    # the buggy (+8): speed up 2 x 0.55 + (0.75 - 0.55) = 1.3 beats keep pace 0.9 - 0.1 = 0.8
+    cmd = next_command(fight.state)
+    assert cmd.model_dump() == {"type": "pilot", "vehicle": "buggy", "action": "speed_up", "target": None,
+                                "skill": "piloting", "route": None, "trick": None, "willing": False}  # fmt: skip
+    # in the quarry's zone a pursuer engages instead (CHS-08)
+    fight2 = ChaseFight(load_chase(SAMPLE), ScriptedDice([]))
+    do_all(fight2, [{"type": "begin"}])
+    assert next_command(fight2.state).model_dump()["action"] == "engage"
+
+
+def test_the_policy_plays_a_chase_to_the_end_deterministically() -> None:
+    a = auto_play(ChaseFight(load_chase(SAMPLE), SeededDice(3), seed=3))
+    b = auto_play(ChaseFight(load_chase(SAMPLE), SeededDice(3), seed=3))
+    assert a.state.result is not None and a.state == b.state
+    assert [e.model_dump() for e in a.all_events()] == [e.model_dump() for e in b.all_events()]
