@@ -94,7 +94,7 @@ def test_a_refused_command_changes_nothing_and_keeps_the_dice() -> None:
 @pytest.mark.rule("CHS-06", "CHS-25")
 def test_a_pilot_after_a_double_maneuver_has_no_standard_action() -> None:
     fight = sample_fight([18, 5, 12, 12])
-    do_all(fight, ROUND_ONE[:5] + [{"type": "pilot", "vehicle": "cycle2", "action": "speed_up"}, {"type": "progress"}])
+    do_all(fight, [*ROUND_ONE[:5], {"type": "pilot", "vehicle": "cycle2", "action": "speed_up"}, {"type": "progress"}])
     with pytest.raises(RuleViolation) as e:
         do_all(fight, [{"type": "attack", "actor": "Pilot", "target": "cycle1"}])
     assert e.value.rule == "CHS-06"
