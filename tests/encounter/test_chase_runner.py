@@ -270,3 +270,61 @@ def test_the_policy_plays_a_chase_to_the_end_deterministically() -> None:
     b = auto_play(ChaseFight(load_chase(SAMPLE), SeededDice(3), seed=3))
     assert a.state.result is not None and a.state == b.state
     assert [e.model_dump() for e in a.all_events()] == [e.model_dump() for e in b.all_events()]
+
+
+def armed_buggy_chase() -> ChaseEncounter:
+    import yaml
+
+    from sftactics.content.vehicles import find_vehicle
+
+    stat = find_vehicle("sample-chase buggy")
+    assert stat is not None
+    buggy = stat.model_dump(mode="json")
+    buggy["weapons"] = [
+        {"weapon": {"name": "turret laser", "category": "longarm", "damage": "2d6 F", "range_ft": 100,
+                    "targets": "eac"}},
+        {"weapon": {"name": "dash gun", "category": "small_arm", "damage": "1d6 P", "range_ft": 60},
+         "pilot_controlled": True},
+    ]  # fmt: skip
+    vehicles = [
+        {"id": "buggy", "side": "PCs", "vehicle": yaml.safe_load(json.dumps(buggy)),
+         "pilot": {"id": "Pilot", "statblock": str(DATA / "driver.yaml")},
+         "crew": [{"id": "Gun", "statblock": str(DATA / "shooter.yaml"), "role": "gunner", "mounted": "turret laser"},
+                  {"id": "Rider", "statblock": str(DATA / "shooter.yaml")}]},
+        {"id": "cycle", "side": "Gang", "vehicle": "basic enercycle",
+         "pilot": {"id": "Y1", "statblock": str(DATA / "rider.yaml")}},
+    ]  # fmt: skip
+    return engaged_chase(vehicles=vehicles)
+
+
+KEEP_UP = [
+    {"type": "begin"},
+    {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"},
+    {"type": "pilot", "vehicle": "cycle", "action": "keep_pace"},
+    {"type": "progress"},
+]
+
+
+@pytest.mark.rule("VEH-29", "CHS-25", "CHS-24")
+def test_gunners_and_pilots_fire_mounted_weapons() -> None:
+    # both keep pace (10 + 8 = 18 vs 11; 10 + 7 = 17 vs 11): same zone, 50 ft
+    fight = ChaseFight(armed_buggy_chase(), ScriptedDice([10, 10, 15, 3, 4, 15, 2]))
+    do_all(fight, KEEP_UP)
+    do_all(fight, [{"type": "attack", "actor": "Gun", "target": "cycle"}])
+    gun = fight.all_events()[-1]
+    # the gunner's own bonus with the mounted laser: BAB 0 + Dex 3, -2 from the buggy = +1: 15 + 1 = 16 vs EAC 10
+    assert gun.checks[0]["total"] == 16 and (-2, "CHS-24") in terms(gun.checks[0])
+    assert any("[VEH-29]" in line for line in gun.lines)
+    assert fight.state.chase.get("cycle").vehicle.state.hp == 5  # 2d6 = 7 - hardness 5
+    do_all(fight, [{"type": "attack", "actor": "Pilot", "target": "cycle", "weapon": "dash gun"}])
+    assert fight.all_events()[-1].checks[0]["total"] == 16
+
+
+@pytest.mark.rule("VEH-29")
+def test_mounted_weapons_off_the_controls_need_a_gunner() -> None:
+    fight = ChaseFight(armed_buggy_chase(), ScriptedDice([10, 10]))
+    do_all(fight, KEEP_UP)
+    for actor in ("Pilot", "Rider"):
+        with pytest.raises(RuleViolation) as e:
+            do_all(fight, [{"type": "attack", "actor": actor, "target": "cycle", "weapon": "turret laser"}])
+        assert e.value.rule == "VEH-29"

@@ -45,6 +45,7 @@ from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import Creature
 from sftactics.sf1e.vehicles import chase as rules
 from sftactics.sf1e.vehicles.chase import Chase, ChaseStep, ChaseVehicle
+from sftactics.sf1e.vehicles.piloting import vehicle_weapon_terms
 
 _CHECK_ACTIONS = ("break_free", "engage", "evade", "keep_pace", "speed_up", "trick")
 
@@ -185,21 +186,33 @@ def _set_creature(state: ChaseEncounter, c: Creature) -> tuple[ChaseEncounter, l
 
 
 def _weapon(state: ChaseEncounter, who: Creature, vid: str, rider: Rider | None, name: str | None,
-            engaged: bool) -> tuple[Creature, Weapon]:  # fmt: skip
-    """The weapon an attack uses, and the attacker holding it (a gunner's mounted weapon is added to a copy)."""
-    stat = state.chase.get(vid).vehicle.stat
-    mounted = [w.weapon for w in stat.weapons]
+            engaged: bool, *, is_pilot: bool = False) -> tuple[Creature, Weapon, bool]:  # fmt: skip
+    """The weapon an attack uses, the attacker holding it (a mounted weapon is added to a copy) and whether it
+    is a mounted weapon. Gunners fire their mounted weapon; a pilot fires only mounted weapons bound to the
+    controls, with a standard action left (VEH-29)."""
+    cv = state.chase.get(vid)
+    mounted = {w.weapon.name.lower(): w for w in cv.vehicle.stat.weapons}
+    pick = None
     if rider is not None and rider.role == "gunner" and (name is None or name == rider.mounted):
-        w = next(m for m in mounted if m.name == rider.mounted)
+        pick = mounted[str(rider.mounted).lower()]
+    elif name is not None and name.lower() in mounted:
+        pick = mounted[name.lower()]
+        if not is_pilot:
+            raise RuleViolation("VEH-29", f"{pick.weapon.name} is a mounted weapon: its gunner fires it")
+        rec = state.chase.record(vid)
+        vehicle_weapon_terms(cv.vehicle, pick.weapon.name, by_pilot=True,
+                             pilot_full_action=rec is not None and rec.used == "full", chase=True)  # fmt: skip
+    if pick is not None:
+        w = pick.weapon
         armed = who.model_copy(update={"stat": who.stat.model_copy(update={"weapons": (*who.stat.weapons, w)})})
-        return armed, w
+        return armed, w, True
     if name is not None:
-        return who, who.stat.weapon(name)
+        return who, who.stat.weapon(name), False
     usable = [w for w in who.stat.weapons if not w.is_grenade and (not w.is_melee or (engaged and w.reach))]
     if not usable:
         raise RuleViolation("CHS-25", f"{who.name} has no weapon to use from a vehicle in a chase")
     ranged = [w for w in usable if not w.is_melee]
-    return who, (ranged or usable)[0]
+    return who, (ranged or usable)[0], False
 
 
 def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> Applied:
@@ -211,12 +224,14 @@ def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> App
         raise RuleViolation("CHS-06", f"{who.name} spent a full action on pilot actions: no standard action left")
     rider = state.rider(who.id)
     engaged = cmd.target in chase.engagement(vid)
-    armed, w = _weapon(state, who, vid, rider, cmd.weapon, engaged)
+    armed, w, on_mount = _weapon(state, who, vid, rider, cmd.weapon, engaged, is_pilot=is_pilot)
     lines: list[str] = []
+    mount = [f"{who.name} fires {vid}'s mounted {w.name}; the vehicle's attack penalty applies [VEH-29]"] if (
+        on_mount) else []  # fmt: skip
     if cmd.rider is None:
         res = rules.attack_vehicle(chase, armed, w.name, vid, cmd.target, dice, opts)
         new = state.model_copy(update={"chase": res.chase, "acted": state.acted | {who.id}})
-        return new, _attack_first(list(res.lines)), [res.check], [], who.id
+        return new, _attack_first(list(res.lines)) + mount, [res.check], [], who.id
     target, tvid, _ = state.creature(cmd.rider)
     if tvid != cmd.target:
         raise RuleViolation("CHS-25", f"{target.name} rides {tvid}, not {cmd.target}")
@@ -225,7 +240,7 @@ def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> App
     sit = Situation(attack_terms=setup.attack_terms, ac_terms=setup.ac_terms, miss_chance=setup.miss_chance,
                     miss_reason="the chase environment" if setup.miss_chance else "")  # fmt: skip
     res2 = resolve_attack(armed, target, w, dice, sit)
-    lines += [f"{who.name} attacks {target.name} aboard {tvid} with {w.name}", *setup.lines, *res2.lines()]
+    lines += [f"{who.name} attacks {target.name} aboard {tvid} with {w.name}", *mount, *setup.lines, *res2.lines()]
     new = state.model_copy(update={"acted": state.acted | {who.id}})
     new, more = _set_creature(new, res2.defender)
     return new, lines + more, [res2.roll], [], who.id

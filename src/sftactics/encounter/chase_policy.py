@@ -90,7 +90,7 @@ def _attack_for(state: ChaseEncounter, who: Creature, vid: str, is_pilot: bool) 
     for t in targets:
         try:
             engaged = t.id in chase.engagement(vid)
-            _, w = _weapon(state, who, vid, rider, None, engaged)
+            _, w, _ = _weapon(state, who, vid, rider, None, engaged, is_pilot=is_pilot)
             rules.attack_setup(chase, vid, t.id, melee=w.is_melee, reach=w.reach,
                                range_increment_ft=w.range_ft or None, grenade=w.is_grenade, options=opts)  # fmt: skip
         except (RuleViolation, StopIteration):
