@@ -119,3 +119,11 @@ def test_chase_schema_is_current() -> None:
     assert (ROOT / "docs" / "chase.schema.json").read_text() == text, (
         "regenerate: sftactics schema chase > docs/chase.schema.json"
     )
+
+
+def test_play_a_chase_with_physical_dice() -> None:
+    # the GM types the buggy's speed up die (12: 12 + 8 = 20 vs DC 18), cancels a keep pace, then lets the engine roll
+    code, text = run("play", SAMPLE, "--physical", input="begin\nspeed\n12\nkeep\ncancel\nquit\n")
+    assert code == 0, text
+    assert "buggy speed up: Piloting d20 12" in text and "= 20 vs DC 18" in text
+    assert "cancelled: nothing changed" in text

@@ -25,7 +25,6 @@ from rich.console import Console
 from rich.text import Text
 
 from sftactics.core.errors import SftError
-from sftactics.dice.source import DiceSource, SeededDice
 from sftactics.encounter.chase import ChaseFight, narrate
 from sftactics.encounter.chase_commands import (
     BeginChase,
@@ -59,6 +58,10 @@ PILOT_VERBS: dict[str, ActionName] = {
 HELP = __doc__.split("::", 1)[1] if __doc__ else ""
 
 
+class _Cancel(Exception):
+    """The GM cancelled a command at a dice prompt (the runner restores the dice; nothing changed)."""
+
+
 def is_chase_log(path: Path) -> bool:
     """Whether a ``.jsonl`` file is a saved chase (its header says ``chase: true``)."""
     try:
@@ -81,15 +84,36 @@ class ChaseSession:
 
     @classmethod
     def open(cls, path: Path, *, seed: int, console: Console, input_fn: Callable[[str], str] | None = None,
-             dice: DiceSource | None = None) -> ChaseSession:  # fmt: skip
-        """A session on a chase scenario, or on a saved chase log (``.jsonl``)."""
+             physical: bool = False) -> ChaseSession:  # fmt: skip
+        """A session on a chase scenario, or on a saved chase log (``.jsonl``). ``physical``: the GM types every
+        die (``roll`` lets the engine roll one, ``cancel`` takes the command back)."""
+        from sftactics.play.session import TableDice
+
+        holder: list[ChaseSession] = []
+        dice = TableDice(seed, lambda sides, purpose: holder[0]._ask_die(sides, purpose), manual=physical)
         if path.suffix.lower() == ".jsonl":
-            fight = ChaseFight.load(path, dice or SeededDice(seed))
+            fight = ChaseFight.load(path, dice)
         else:
             from sftactics.io.chase_scenario import load_chase
 
-            fight = ChaseFight(load_chase(path), dice or SeededDice(seed), seed=seed)
-        return cls(fight, console, input_fn)
+            fight = ChaseFight(load_chase(path), dice, seed=seed)
+        holder.append(cls(fight, console, input_fn))
+        return holder[0]
+
+    def _ask_die(self, sides: int, purpose: str) -> int | None:
+        prompt = f"d{sides} for {purpose or 'a roll'}: "
+        while True:
+            try:
+                raw = self._read(prompt).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                raise _Cancel() from None
+            if raw in ("cancel", "c"):
+                raise _Cancel()
+            if raw in ("roll", "r"):
+                return None
+            if raw.isdigit() and 1 <= int(raw) <= sides:
+                return int(raw)
+            self.say(f"  A d{sides} shows 1 to {sides}: type the result, 'roll' for the engine's die, or 'cancel'.")
 
     # ------------------------------------------------------------------ the loop
     def say(self, line: str = "") -> None:
@@ -155,6 +179,8 @@ class ChaseSession:
                 self.do(self.parse(verb, args))
         except SftError as e:
             self.say(f"refused: {e}")
+        except _Cancel:
+            self.say("cancelled: nothing changed")
         return True
 
     def do(self, cmd: ChaseCommand) -> None:
@@ -311,9 +337,10 @@ class ChaseSession:
         return cmd.model_copy(update=update) if update else cmd
 
 
-def play_chase(path: Path, *, seed: int, console: Console, input_fn: Callable[[str], str] | None = None) -> None:
+def play_chase(path: Path, *, seed: int, console: Console, input_fn: Callable[[str], str] | None = None,
+               physical: bool = False) -> None:  # fmt: skip
     """Run an interactive chase until the person quits or the input ends."""
-    ChaseSession.open(path, seed=seed, console=console, input_fn=input_fn).run()
+    ChaseSession.open(path, seed=seed, console=console, input_fn=input_fn, physical=physical).run()
 
 
 __all__ = ["ChaseSession", "is_chase_log", "play_chase"]

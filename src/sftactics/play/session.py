@@ -110,7 +110,7 @@ def play(
     from sftactics.play.chase_session import is_chase_log, play_chase
 
     if (Path(path).suffix.lower() == ".jsonl" and is_chase_log(Path(path))) or _is_chase(Path(path)):
-        play_chase(Path(path), seed=seed, console=console, input_fn=input_fn)  # a vehicle chase (physical: no)
+        play_chase(Path(path), seed=seed, console=console, input_fn=input_fn, physical=physical)  # a vehicle chase
         return
     session = Session.open(path, seed=seed, physical=physical, console=console, input_fn=input_fn, reader=reader)
     if input_fn is None and reader is None and sys.stdin.isatty() and sys.stdout.isatty():
