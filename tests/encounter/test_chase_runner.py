@@ -328,3 +328,90 @@ def test_mounted_weapons_off_the_controls_need_a_gunner() -> None:
         with pytest.raises(RuleViolation) as e:
             do_all(fight, [{"type": "attack", "actor": actor, "target": "cycle", "weapon": "turret laser"}])
         assert e.value.rule == "VEH-29"
+
+
+WRECKED = {"side": "PCs", "wants": "catch", "caught": "wrecked"}
+
+
+def two(cycle_zone: int = 0, cycle_first: bool = False, **changes: Any) -> ChaseEncounter:
+    """The buggy (Driver +8, with Gunner) and the cycle (Rider +5, vehicle +2), caught only when wrecked."""
+    buggy = {"id": "buggy", "side": "PCs", "vehicle": "sample-chase buggy",
+             "pilot": {"id": "Pilot", "statblock": str(DATA / "driver.yaml")},
+             "crew": [{"id": "Gunner", "statblock": str(DATA / "shooter.yaml")}]}  # fmt: skip
+    cycle = {"id": "cycle", "side": "Gang", "vehicle": "basic enercycle", "zone": cycle_zone,
+             "pilot": {"id": "Y1", "statblock": str(DATA / "rider.yaml")}}  # fmt: skip
+    vehicles = [cycle, buggy] if cycle_first else [buggy, cycle]
+    return engaged_chase(vehicles=vehicles, goal=WRECKED, **changes)
+
+
+@pytest.mark.rule("CHS-07", "CHS-16")
+def test_break_free_against_5_plus_the_kac() -> None:
+    # round 1: engage 10 + 8 = 18 vs 12, the cycle's keep pace fails (1); round 2: keep pace 10 + 8, break free
+    # 12 + 5 + 2 = 19 vs 5 + KAC 14 = 19
+    fight = ChaseFight(two(), ScriptedDice([10, 1, 10, 12]))
+    do_all(fight, [*ENGAGE, {"type": "end_round"}, {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"}])
+    with pytest.raises(RuleViolation) as e:
+        do_all(fight, [{"type": "pilot", "vehicle": "cycle", "action": "speed_up"}])
+    assert e.value.rule == "CHS-16"
+    do_all(fight, [{"type": "pilot", "vehicle": "cycle", "action": "break_free"}])
+    ev = fight.all_events()[-1]
+    assert [(t["value"], t["rule"]) for t in ev.dcs[0]["terms"]] == [(5, "CHS-07"), (14, "CHS-07")]
+    assert ev.checks[0]["total"] == 19 and ev.checks[0]["success"]
+    assert fight.state.chase.engagement("cycle") == frozenset()
+
+
+@pytest.mark.rule("CHS-09")
+def test_evade_adds_2_to_the_vehicles_ac_for_the_round() -> None:
+    # keep pace 10 + 8 = 18; evade 10 + 7 = 17 vs 11; the gunner's rifle 11 + 6 - 2 = 15 vs EAC 10 + 2 = 12
+    fight = ChaseFight(two(), ScriptedDice([10, 10, 11, 1]))
+    do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"},
+                   {"type": "pilot", "vehicle": "cycle", "action": "evade"}, {"type": "progress"},
+                   {"type": "attack", "actor": "Gunner", "target": "cycle"}])  # fmt: skip
+    shot = fight.all_events()[-1]
+    assert (shot.checks[0]["total"], shot.checks[0]["dc"]) == (15, 12)
+
+
+@pytest.mark.rule("CHS-13", "CHS-03", "CHS-11")
+def test_a_trick_ahead_gives_the_pilots_behind_minus_2() -> None:
+    # the cycle (zone 1, ahead of all: +2) tricks: 10 + 7 + 2 = 19 vs 16; the buggy keeps pace: 10 + 8 - 2 = 16
+    fight = ChaseFight(two(cycle_zone=1, cycle_first=True), ScriptedDice([10, 10]))
+    do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "cycle", "action": "trick"},
+                   {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"}])  # fmt: skip
+    trick, keep = (e.checks[0] for e in fight.all_events()[-2:])
+    assert trick["total"] == 19 and (2, "CHS-03") in terms(trick)
+    assert keep["total"] == 16 and (-2, "CHS-13") in terms(keep)
+    slow = ChaseFight(two(cycle_zone=1), ScriptedDice([10]))
+    do_all(slow, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "slow_down"},
+                  {"type": "pilot", "vehicle": "cycle", "action": "keep_pace"},
+                  {"type": "progress", "decline_escape": ["cycle"]}])  # fmt: skip
+    # slow down: the buggy stays in zone 0; the cycle would escape (zone 2) but declines: one zone ahead (CHS-21)
+    assert slow.state.chase.zones() == {"buggy": 0, "cycle": 1}
+    assert slow.state.chase.get("cycle").status == "in" and slow.state.result is None
+
+
+@pytest.mark.rule("CHS-26")
+def test_melee_needs_an_engagement_and_a_reach_weapon() -> None:
+    fight = ChaseFight(two(), ScriptedDice([10, 10, 12, 3]))
+    do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"},
+                   {"type": "pilot", "vehicle": "cycle", "action": "keep_pace"}, {"type": "progress"}])  # fmt: skip
+    with pytest.raises(RuleViolation) as e:
+        do_all(fight, [{"type": "attack", "actor": "Gunner", "target": "cycle", "weapon": "pike"}])
+    assert e.value.rule == "CHS-26"
+    engaged = ChaseFight(two(), ScriptedDice([10, 1, 12, 3]))
+    do_all(engaged, [*ENGAGE, {"type": "attack", "actor": "Gunner", "target": "cycle", "weapon": "pike"}])
+    pike = engaged.all_events()[-1]
+    # 12 + 5 - 2 (the buggy's penalty) + 2 (a zone ahead, CHS-18) = 17 vs KAC 12
+    assert pike.checks[0]["total"] == 17 and any("reach weapon" in line for line in pike.lines)
+
+
+@pytest.mark.rule("CHS-35", "CHS-33")
+def test_a_split_route_chosen_ahead_gives_its_movement_modifier() -> None:
+    env = {"sample": "desert", "zones": {"1": {"routes": ["narrow canyon"]}}}
+    fight = ChaseFight(two(environment=env), ScriptedDice([10, 10, 10, 10]))
+    do_all(fight, [{"type": "begin"},
+                   {"type": "pilot", "vehicle": "buggy", "action": "keep_pace", "route": "narrow canyon"},
+                   {"type": "pilot", "vehicle": "cycle", "action": "keep_pace"}, {"type": "progress"},
+                   {"type": "end_round"}, {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"}])  # fmt: skip
+    assert fight.state.chase.get("buggy").route == "narrow canyon"
+    keep = fight.all_events()[-1].checks[0]
+    assert (2, "CHS-33") in terms(keep) and keep["total"] == 20  # 10 + 8 + 2 canyon shortcut
