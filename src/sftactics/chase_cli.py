@@ -18,7 +18,9 @@ out = console()
 
 
 def chase_cmd(
-    scenario: Annotated[Path, typer.Argument(help="a chase scenario file (YAML or JSON, kind: chase)")],
+    scenario: Annotated[
+        Path, typer.Argument(help="a chase scenario file (YAML or JSON, kind: chase), or a saved chase (.jsonl)")
+    ],
     seed: Annotated[int | None, typer.Option(help="seed for reproducible dice (default 1)")] = None,
     dice: Annotated[
         str | None, typer.Option(help="scripted die results instead of the seed: 20,5,3 or scripted:FILE")
@@ -39,8 +41,10 @@ def chase_cmd(
     from sftactics.io.chase_scenario import load_chase
     from sftactics.io.files import read_data
 
-    start = load_chase(scenario)
-    fight = ChaseFight(start, _dice(seed, dice), seed=None if dice else _seed(seed))
+    if scenario.suffix.lower() == ".jsonl":  # a saved chase: replayed from its events, then any commands
+        fight = ChaseFight.load(scenario, _dice(seed, dice))
+    else:
+        fight = ChaseFight(load_chase(scenario), _dice(seed, dice), seed=None if dice else _seed(seed))
     if commands is not None:
         from pydantic import ValidationError
 
@@ -55,7 +59,7 @@ def chase_cmd(
                 fight.do(cmd)
             except SftError as e:
                 raise SftError(f"{commands}: command [{i}] ({cmd.type}) refused: {e}") from None
-    else:
+    elif scenario.suffix.lower() != ".jsonl":
         auto_play(fight)
     if save is not None:
         fight.save(save)

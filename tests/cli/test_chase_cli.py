@@ -127,3 +127,11 @@ def test_play_a_chase_with_physical_dice() -> None:
     assert code == 0, text
     assert "buggy speed up: Piloting d20 12" in text and "= 20 vs DC 18" in text
     assert "cancelled: nothing changed" in text
+
+
+def test_a_saved_chase_replays_through_the_cli(tmp_path: Path) -> None:
+    log = tmp_path / "c.jsonl"
+    code, first = run("chase", SAMPLE, "--commands", COMMANDS, "--dice", "18,5,12,2,20,3,4", "--save", str(log))
+    assert code == 0 and log.exists()
+    code2, again = run("chase", str(log))  # no dice needed
+    assert code2 == 0 and again == first
