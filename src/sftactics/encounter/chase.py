@@ -161,8 +161,12 @@ def _not_acted(state: ChaseEncounter, who: str) -> None:
         raise RuleViolation("CHS-24", f"{who} has already acted in this combat phase")
 
 
+#: Conditions that keep a creature from acting in the combat phase, and a pilot from steering.
+DOWN = ("dead", "unconscious", "dying", "stunned", "paralyzed", "helpless")
+
+
 def _able(c: Creature) -> None:
-    for bad in ("dead", "unconscious", "dying", "stunned", "paralyzed", "helpless"):
+    for bad in DOWN:
         if c.has(bad):
             raise RuleViolation("CHS-24", f"{c.name} is {bad} and cannot act")
 
@@ -175,7 +179,7 @@ def _set_creature(state: ChaseEncounter, c: Creature) -> tuple[ChaseEncounter, l
     for cv in chase.vehicles:
         if cv.pilot is not None and cv.pilot.id == c.id:
             v = cv.vehicle
-            down = any(c.has(x) for x in ("dead", "unconscious", "dying", "stunned", "paralyzed", "helpless"))
+            down = any(c.has(x) for x in DOWN)
             if down and v.state.control == "pilot":
                 v = v.with_state(control="uncontrolled")
                 lines.append(f"{cv.id} has no pilot able to act: it is uncontrolled [CHS-17] [VEH-23]")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Set
 
 from sftactics.core.errors import RuleViolation
-from sftactics.encounter.chase import ChaseFight, _weapon
+from sftactics.encounter.chase import DOWN, ChaseFight, _weapon
 from sftactics.encounter.chase_commands import (
     BeginChase,
     ChaseAttackCmd,
@@ -114,7 +114,7 @@ def next_command(state: ChaseEncounter, skip: Set[str] = frozenset()) -> ChaseCo
         cv = chase.get(vid)
         crew = [(c, c is cv.pilot) for c in state.aboard(vid)]
         for c, is_pilot in crew:
-            if c.id in state.acted or c.id in skip or any(c.has(x) for x in ("dead", "unconscious", "dying")):
+            if c.id in state.acted or c.id in skip or any(c.has(x) for x in DOWN):
                 continue
             cmd = _attack_for(state, c, vid, is_pilot)
             if cmd is not None:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sftactics.core.errors import RuleViolation
 from sftactics.sf1e.statblock import NameSet
 from sftactics.sf1e.state import Creature
 from sftactics.sf1e.vehicles.chase import Chase
@@ -114,8 +115,6 @@ class ChaseEncounter(_Model):
         r = self.rider(cid)
         if r is not None:
             return r.creature, r.vehicle, False
-        from sftactics.core.errors import RuleViolation
-
         raise RuleViolation("CHS-25", f"nobody called {cid!r} rides in the chase")
 
     def aboard(self, vid: str) -> tuple[Creature, ...]:
