@@ -415,3 +415,21 @@ def test_a_split_route_chosen_ahead_gives_its_movement_modifier() -> None:
     assert fight.state.chase.get("buggy").route == "narrow canyon"
     keep = fight.all_events()[-1].checks[0]
     assert (2, "CHS-33") in terms(keep) and keep["total"] == 20  # 10 + 8 + 2 canyon shortcut
+
+
+@pytest.mark.rule("CHS-25", "ACT-53", "CHS-17")
+def test_a_pilot_full_attacks_only_after_leaving_the_vehicle_uncontrolled() -> None:
+    # the cycle's pilot leaves it uncontrolled (it fails everything: stays); the buggy keeps pace (10 + 8)
+    fight = ChaseFight(two(cycle_zone=1), ScriptedDice([10, 12, 17, 2]))
+    do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"},
+                   {"type": "uncontrolled", "vehicle": "cycle"}, {"type": "progress"}])  # fmt: skip
+    assert fight.state.chase.zones() == {"buggy": 1, "cycle": 1}
+    with pytest.raises(RuleViolation) as e:
+        do_all(fight, [{"type": "attack", "actor": "Pilot", "target": "cycle", "full_attack": True}])
+    assert e.value.rule == "CHS-25"
+    # Y1's pistol twice at -4: 12 + 4 - 1 (enercycle) - 2 (50 ft, 30-ft increment) - 4 = 9, then 17: 14 vs KAC 14
+    do_all(fight, [{"type": "attack", "actor": "Y1", "target": "buggy", "full_attack": True}])
+    ev = fight.all_events()[-1]
+    assert [(c["natural"], c["total"], c["success"]) for c in ev.checks] == [(12, 9, False), (17, 14, True)]
+    assert all((-4, "ACT-53") in terms(c) for c in ev.checks)
+    assert fight.state.chase.get("buggy").vehicle.state.hp == 30  # 1d4 = 2, hardness 5

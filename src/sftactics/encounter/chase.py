@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sftactics.core.breakdown import Term
 from sftactics.core.check import CheckResult
 from sftactics.core.errors import RuleViolation, SftError
 from sftactics.dice.source import DiceSource
@@ -220,34 +221,53 @@ def _weapon(state: ChaseEncounter, who: Creature, vid: str, rider: Rider | None,
 
 
 def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> Applied:
-    chase, opts = state.chase, state.options
+    chase = state.chase
     who, vid, is_pilot = state.creature(cmd.actor)
     _not_acted(state, who.id)
     _able(who)
     if is_pilot and not rules.pilot_can_attack(chase, vid):
         raise RuleViolation("CHS-06", f"{who.name} spent a full action on pilot actions: no standard action left")
+    if cmd.full_attack and is_pilot and not rules.pilot_can_attack(chase, vid, full_attack=True):
+        raise RuleViolation("CHS-25", f"{who.name} makes a full attack only after leaving {vid} uncontrolled")
     rider = state.rider(who.id)
     engaged = cmd.target in chase.engagement(vid)
     armed, w, on_mount = _weapon(state, who, vid, rider, cmd.weapon, engaged, is_pilot=is_pilot)
-    lines: list[str] = []
+    if cmd.full_attack and w.unwieldy:
+        raise RuleViolation("ACT-53", f"{w.name} is unwieldy: it attacks only once per round, even in a full attack")
     mount = [f"{who.name} fires {vid}'s mounted {w.name}; the vehicle's attack penalty applies [VEH-29]"] if (
         on_mount) else []  # fmt: skip
-    if cmd.rider is None:
-        res = rules.attack_vehicle(chase, armed, w.name, vid, cmd.target, dice, opts)
-        new = state.model_copy(update={"chase": res.chase, "acted": state.acted | {who.id}})
-        return new, _attack_first(list(res.lines)) + mount, [res.check], [], who.id
-    target, tvid, _ = state.creature(cmd.rider)
-    if tvid != cmd.target:
-        raise RuleViolation("CHS-25", f"{target.name} rides {tvid}, not {cmd.target}")
-    setup = rules.attack_setup(chase, vid, tvid, melee=w.is_melee, reach=w.reach, range_increment_ft=w.range_ft or None,
-                               grenade=w.is_grenade, target_rider=True, options=opts)  # fmt: skip
-    sit = Situation(attack_terms=setup.attack_terms, ac_terms=setup.ac_terms, miss_chance=setup.miss_chance,
-                    miss_reason="the chase environment" if setup.miss_chance else "")  # fmt: skip
-    res2 = resolve_attack(armed, target, w, dice, sit)
-    lines += [f"{who.name} attacks {target.name} aboard {tvid} with {w.name}", *mount, *setup.lines, *res2.lines()]
+    extra = (Term(-4, "full attack", "ACT-53"),) if cmd.full_attack else ()
+    lines: list[str] = [f"{who.name} makes a full attack: two attacks at -4 [ACT-53]"] if cmd.full_attack else []
+    checks: list[CheckResult] = []
     new = state.model_copy(update={"acted": state.acted | {who.id}})
-    new, more = _set_creature(new, res2.defender)
-    return new, lines + more, [res2.roll], [], who.id
+    for _ in range(2 if cmd.full_attack else 1):
+        if not new.chase.get(cmd.target).active:
+            lines.append(f"{cmd.target} is out of the chase: no second attack")
+            break
+        if cmd.rider is None:
+            res = rules.attack_vehicle(new.chase, armed, w.name, vid, cmd.target, dice, state.options, extra=extra)
+            new = new.model_copy(update={"chase": res.chase})
+            lines += _attack_first(list(res.lines)) + mount
+            checks.append(res.check)
+            continue
+        target, tvid, _ = new.creature(cmd.rider)
+        if tvid != cmd.target:
+            raise RuleViolation("CHS-25", f"{target.name} rides {tvid}, not {cmd.target}")
+        setup = rules.attack_setup(new.chase, vid, tvid, melee=w.is_melee, reach=w.reach,
+                                   range_increment_ft=w.range_ft or None, grenade=w.is_grenade, target_rider=True,
+                                   options=state.options)  # fmt: skip
+        sit = Situation(attack_terms=(*setup.attack_terms, *extra), ac_terms=setup.ac_terms,
+                        miss_chance=setup.miss_chance,
+                        miss_reason="the chase environment" if setup.miss_chance else "")  # fmt: skip
+        res2 = resolve_attack(armed, target, w, dice, sit)
+        lines += [f"{who.name} attacks {target.name} aboard {tvid} with {w.name}", *mount, *setup.lines,
+                  *res2.lines()]  # fmt: skip
+        checks.append(res2.roll)
+        new, more = _set_creature(new, res2.defender)
+        lines += more
+        if res2.defender.has("dead"):
+            break
+    return new, lines, checks, [], who.id
 
 
 def _attack_first(lines: list[str]) -> list[str]:

@@ -77,13 +77,15 @@ class ProgressCmd(_Cmd):
 class ChaseAttackCmd(_Cmd):
     """Combat phase: ``actor`` (a pilot with a standard action left, a gunner or a passenger) attacks the vehicle
     ``target`` or, with ``rider``, someone aboard it, with ``weapon`` (a gunner's mounted weapon by default; a
-    passenger's first ranged weapon by default) (CHS-24..26)."""
+    passenger's first ranged weapon by default) (CHS-24..26). ``full_attack``: two attacks at -4 each (ACT-53): a
+    passenger's full action, or a pilot's who left the vehicle uncontrolled (CHS-25)."""
 
     type: Literal["attack"] = "attack"
     actor: str
     target: str
     rider: str | None = None
     weapon: str | None = None
+    full_attack: bool = False
 
 
 class CollideCmd(_Cmd):

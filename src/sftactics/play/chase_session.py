@@ -9,7 +9,7 @@ Pilot actions name the vehicle whose pilot acts (by default the one whose turn i
     break [VEHICLE] [willing]         double [VEHICLE]    forfeit [VEHICLE]   uncontrolled [VEHICLE]
     pass [VEHICLE]
 
-Then ``progress``; in the combat phase ``attack ACTOR TARGET [rider NAME] [with WEAPON]``, ``collide VEHICLE
+Then ``progress``; in the combat phase ``attack ACTOR TARGET [rider NAME] [with WEAPON] [full]``, ``collide VEHICLE
 TARGET``, ``board ACTOR TARGET [athletics]``, ``end``. Anytime: ``damage VEHICLE AMOUNT``, ``auto`` (the chase
 policy takes the next step; ``auto round``, ``auto all``), ``status``, ``undo``, ``save FILE``, ``brief``,
 ``help``, ``quit``.
@@ -324,12 +324,14 @@ class ChaseSession:
         raise SftError(usage)
 
     def _attack(self, args: list[str]) -> ChaseCommand:
+        full = bool(args) and args[-1].lower() == "full"
+        args = args[:-1] if full else args
         args, weapon = self._split(args, "with")
         args, rider = self._split(args, "rider")
         cmd = self._two(args, lambda a, b: ChaseAttackCmd(actor=a, target=b), "attack ACTOR VEHICLE [rider NAME] "
                         "[with WEAPON]", "creature")  # fmt: skip
         assert isinstance(cmd, ChaseAttackCmd)
-        update: dict[str, str] = {}
+        update: dict[str, str | bool] = {"full_attack": True} if full else {}
         if rider:
             update["rider"] = self._name(rider, "creature")
         if weapon:

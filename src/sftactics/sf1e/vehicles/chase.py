@@ -1316,17 +1316,20 @@ def attack_vehicle(
     target_vehicle: str,
     dice: DiceSource,
     options: VehicleOptions = DEFAULT_VEHICLE_OPTIONS,
+    *,
+    extra: tuple[Term, ...] = (),
 ) -> VehicleAttackResult:
     """A creature's attack on a vehicle in the chase: the attacker's attack bonus with the chase's terms (see
-    :func:`attack_setup`) against the vehicle's EAC or KAC (by damage type, ATK-08); a natural 20 that hits is a
-    critical hit, damage rolled twice (ATK-14); the damage goes through :func:`damage` (hardness)."""
+    :func:`attack_setup`) and ``extra`` ones (a full attack's -4) against the vehicle's EAC or KAC (by damage
+    type, ATK-08); a natural 20 that hits is a critical hit, damage rolled twice (ATK-14); the damage goes through
+    :func:`damage` (hardness)."""
     w = attacker.stat.weapon(weapon)
     setup = attack_setup(chase, from_vehicle, target_vehicle, melee=w.is_melee, reach=w.reach,
                          range_increment_ft=w.range_ft or None, grenade=w.is_grenade, options=options)  # fmt: skip
     kind, why = dmg.weapon_targets_ac(w.damage_types, explicit=w.targets)
     ac = vehicle_ac(chase, target_vehicle, "eac" if kind == "eac" else "kac", options)
     ac = ac.plus(*setup.ac_terms)
-    bonus = stats.attack_bonus(attacker, w, extra=setup.attack_terms)
+    bonus = stats.attack_bonus(attacker, w, extra=(*setup.attack_terms, *extra))
     check = resolve(CheckKind.ATTACK, bonus, ac.total, dice, purpose=f"{attacker.name} attacks {target_vehicle}")
     terms = " ".join(t.describe() for t in bonus.applied)
     verdict = "hit" if check.success else "miss"
