@@ -11,6 +11,8 @@ from typing import Annotated
 import typer
 
 from sftactics.core.errors import SftError
+from sftactics.dice.source import DiceSource
+from sftactics.sf1e.state import Creature
 from sftactics.sf1e.vehicles.statblock import VehicleStat
 from sftactics.views.console import console
 
@@ -91,6 +93,10 @@ def travel_cmd(
     hustle: Annotated[int, typer.Option(help="hours hustled each day (the first ones)")] = 0,
     vehicle: Annotated[str | None, typer.Option(help="travel by a vehicle (bundled name or file): its mph")] = None,
     shifts: Annotated[bool, typer.Option(help="the vehicle's crew works in shifts: 24-hour days")] = False,
+    minutes: Annotated[
+        int | None, typer.Option(min=1, max=600, help="local movement: this many minutes at --pace, minute by minute")
+    ] = None,
+    pace: Annotated[str, typer.Option(help="local movement pace: walk, hustle or run")] = "walk",
     rest_recovers: Annotated[
         bool, typer.Option(help="each night's sleep recovers the day's travel damage (outside the seeds)")
     ] = False,
@@ -100,14 +106,14 @@ def travel_cmd(
     brief: Annotated[bool, typer.Option(help="only the day-by-day table")] = False,
 ) -> None:
     """Local and overland movement: miles per hour by terrain and road, hustling and forced marches with their
-    Constitution checks and nonlethal damage, as a day-by-day table with every number explained."""
+    Constitution checks and nonlethal damage, as a day-by-day table with every number explained; with --minutes,
+    local movement minute by minute (running and its Constitution checks)."""
     from fractions import Fraction
 
     from rich.table import Table
 
     from sftactics.cli import _dice
     from sftactics.sf1e.journey import plan_journey
-    from sftactics.sf1e.state import Creature
 
     if way not in ("highway", "road", "trail", "trackless"):
         raise SftError(f"--way: expected highway, road, trail or trackless, not {way!r}")
@@ -116,6 +122,9 @@ def travel_cmd(
         from sftactics.io.statblocks import statblock_ref
 
         traveller = Creature.fresh(statblock_ref(who))
+    if minutes is not None:
+        _local(traveller, minutes, pace, speed, _dice(seed, dice), as_json)
+        return
     mph = None
     if vehicle is not None:
         mph = _vehicle(vehicle).speed.mph
@@ -160,6 +169,34 @@ def travel_cmd(
         for h in d.hours:
             for line in h.lines:
                 out.print("  " + line, markup=False)
+
+
+def _local(traveller: Creature | None, minutes: int, pace: str, speed: int | None, dice: DiceSource,
+           as_json: bool) -> None:  # fmt: skip
+    """Local movement minute by minute (MOV-09, MOV-21)."""
+    from rich.table import Table
+
+    from sftactics.grid.scales import Pace
+    from sftactics.sf1e.journey import local_movement
+
+    if traveller is None:
+        raise SftError("local movement (--minutes) needs the traveller's stat block (running depends on Constitution)")
+    if pace not in ("walk", "hustle", "run"):
+        raise SftError(f"--pace: expected walk, hustle or run, not {pace!r}")
+    per_round, rows = local_movement(traveller, minutes, Pace(pace), dice, speed_ft=speed)
+    if as_json:
+        data = {"who": traveller.name, "pace": pace, "feet_per_round": per_round.to_dict(),
+                "minutes": [m.to_dict() for m in rows]}  # fmt: skip
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    out.print(f"{traveller.name}: {per_round.describe()}; a minute is 10 rounds [MOV-09]", markup=False)
+    t = Table("minute", "feet", "total", "rounds run", "rounds resting")
+    for m in rows:
+        t.add_row(str(m.minute), str(m.feet), str(m.total_feet), str(m.ran), str(m.rested))
+    out.print(t)
+    for m in rows:
+        for line in m.lines:
+            out.print(f"  minute {m.minute}: {line}", markup=False)
 
 
 def _vehicle(ref: str) -> VehicleStat:

@@ -88,3 +88,27 @@ def test_travel_cli_table_and_json() -> None:
     assert hours[8]["dc"]["total"] == 12 and hours[8]["check"]["natural"] == 10
     r3 = runner.invoke(app, ["travel", "--vehicle", "hovertrike", "--miles", "50", "--terrain", "urban"])
     assert r3.exit_code == 0 and "arrived: 50 of 50 miles" in r3.output
+
+
+@pytest.mark.rule("MOV-09", "MOV-21")
+def test_running_minute_by_minute_then_resting() -> None:
+    from sftactics.grid.scales import Pace
+    from sftactics.sf1e.journey import local_movement
+
+    # Con 12: 12 rounds free; round 13: 15 + 1 = 16 vs DC 10 keeps running; round 14: 2 + 1 = 3 vs DC 11 stops:
+    # 10 rounds of rest at the speed (30 ft), rounds 14 to 23, then it runs again
+    per_round, mins = local_movement(pc(), 3, Pace.RUN, ScriptedDice([15, 2]))
+    assert per_round.total == 120 and [t.rule for t in per_round.applied] == ["MOV-05", "MOV-09"]
+    assert [(m.ran, m.rested, m.feet) for m in mins] == [(10, 0, 1200), (3, 7, 570), (7, 3, 930)]
+    assert mins[1].lines[0].startswith("keeps running: d20 15 +1 = 16 vs 10")
+    walk = local_movement(pc(), 1, Pace.HUSTLE, ScriptedDice([]))
+    assert walk[1][0].feet == 600  # MOV-09: 30 ft hustling, a minute: 600 ft
+
+
+def test_travel_cli_local_movement() -> None:
+    r = runner.invoke(app, ["travel", "pregen-soldier-2", "--minutes", "2", "--pace", "run", "--dice", "15,2",
+                            "--json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["feet_per_round"]["total"] == 120
+    assert [m["rounds_run"] for m in data["minutes"]] == [10, 5]

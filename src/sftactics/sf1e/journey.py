@@ -29,7 +29,7 @@ from sftactics.core.breakdown import BonusType, Breakdown, Term, explain
 from sftactics.core.check import CheckResult
 from sftactics.core.errors import RuleViolation
 from sftactics.dice.source import DiceSource
-from sftactics.grid.scales import Pace, miles_per_hour
+from sftactics.grid.scales import ROUNDS_PER_MINUTE, Pace, miles_per_hour
 from sftactics.sf1e import travel
 from sftactics.sf1e.state import Creature
 from sftactics.sf1e.travel import Way
@@ -323,4 +323,70 @@ def _recover(c: Creature, day_start: Creature) -> Creature:
     return c
 
 
-__all__ = ["Day", "Factor", "Hour", "Journey", "Speed", "overland_speed", "plan_journey"]
+# ---------------------------------------------------------------- local movement (MOV-09, MOV-21)
+
+
+@dataclass(frozen=True, slots=True)
+class Minute:
+    """One minute (10 rounds) of local movement: the feet covered, the rounds run and rested (moving at most the
+    speed), and the lines of the Constitution checks made to keep running."""
+
+    minute: int
+    feet: int
+    total_feet: int
+    ran: int
+    rested: int
+    lines: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "minute": self.minute,
+            "feet": self.feet,
+            "total_feet": self.total_feet,
+            "rounds_run": self.ran,
+            "rounds_resting": self.rested,
+            "lines": list(self.lines),
+        }
+
+
+def local_movement(traveller: Creature, minutes: int, pace: Pace, dice: DiceSource, *, speed_ft: int | None = None
+                   ) -> tuple[Breakdown, tuple[Minute, ...]]:  # fmt: skip
+    """Minute by minute at a pace (MOV-09: a round covers the speed x 1, 2 or 4; a minute is 10 rounds). Running
+    lasts as many rounds as the Constitution score, then takes a Constitution check each round (DC 10, +1 per
+    earlier check); a failure stops it for a minute of rest at walking speed (MOV-21). Returns the feet per round
+    at the pace (a Breakdown) and the minutes."""
+    if not 1 <= minutes <= 600:
+        raise RuleViolation("MOV-21", "between 1 and 600 minutes")
+    speed = speed_ft if speed_ft is not None else traveller.stat.speed.get("land", 0)
+    if speed <= 0:
+        raise RuleViolation("MOV-05", f"{traveller.name} has no land speed")
+    mult = {Pace.WALK: 1, Pace.HUSTLE: 2, Pace.RUN: 4}[pace]
+    per_round = explain(f"{pace} feet per round", [Term(speed, "speed", "MOV-05", B),
+                        Term(speed * (mult - 1), f"{pace} (x{mult})", "MOV-09", B)])  # fmt: skip
+    run = travel.RunEndurance()
+    total = 0
+    out: list[Minute] = []
+    for m in range(1, minutes + 1):
+        feet = ran = rested = 0
+        lines: list[str] = []
+        for _ in range(ROUNDS_PER_MINUTE):
+            if pace is not Pace.RUN:
+                feet += per_round.total
+                continue
+            n0 = run.checks
+            ok, run, why = travel.keep_running(traveller, run, dice)
+            if run.checks > n0 or (not ok and run.resting == travel.REST_AFTER_RUN_ROUNDS):
+                lines.append(why)
+            if ok:
+                feet += per_round.total
+                ran += 1
+            else:
+                feet += speed
+                rested += 1
+                run = travel.rest_round(run)
+        total += feet
+        out.append(Minute(m, feet, total, ran, rested, tuple(lines)))
+    return per_round, tuple(out)
+
+
+__all__ = ["Day", "Factor", "Hour", "Journey", "Minute", "Speed", "local_movement", "overland_speed", "plan_journey"]
