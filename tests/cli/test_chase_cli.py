@@ -135,3 +135,9 @@ def test_a_saved_chase_replays_through_the_cli(tmp_path: Path) -> None:
     assert code == 0 and log.exists()
     code2, again = run("chase", str(log))  # no dice needed
     assert code2 == 0 and again == first
+
+
+def test_run_on_a_chase_file_points_to_the_chase_command() -> None:
+    r = runner.invoke(app, ["run", str(SHIPPED[0])])
+    assert r.exit_code != 0
+    assert "kind: a grid scenario; this is a vehicle chase: use sftactics chase" in str(r.exception)

@@ -166,8 +166,15 @@ def side_morale(scen: ScenarioFile) -> dict[str, str]:
 def load_scenario(path: str | Path) -> Encounter:
     """Read a scenario file into a fresh :class:`Encounter`."""
     p = Path(path)
-    scen = load_model(p, ScenarioFile)
+    scen = load_model(p, ScenarioFile, prepare=lambda data: _not_a_chase(data, p))
     return build_encounter(scen, p)
+
+
+def _not_a_chase(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    if data.get("kind") == "chase":
+        raise FileFormatError(str(path), "kind", "a grid scenario; this is a vehicle chase: use sftactics chase, "
+                              "play or simulate (docs/vehicles.md)")  # fmt: skip
+    return data
 
 
 def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
