@@ -49,7 +49,7 @@ ROUND_ONE = [
 ]
 
 
-@pytest.mark.rule("CHS-41", "CHS-14", "CHS-12", "CHS-13", "CHS-17", "CHS-20", "CHS-24", "CHS-23", "CHS-04")
+@pytest.mark.rule("CHS-41", "CHS-14", "CHS-12", "CHS-13", "CHS-17", "CHS-20", "CHS-24", "CHS-23", "CHS-04", "CHS-40")
 def test_the_sample_chase_through_the_runner() -> None:
     fight = sample_fight(SAMPLE_DICE)
     do_all(fight, ROUND_ONE)
@@ -75,6 +75,7 @@ def test_the_sample_chase_through_the_runner() -> None:
     assert res is not None and res.winner == "PCs" and res.wrecked == ("cycle1",) and res.left_behind == ("cycle2",)
     assert fight.all_events()[-1].kind == "result"
     assert fight.dice.remaining == 0
+    assert res.xp_crs == ("1", "1")  # CHS-40: both riders (CR 1), each once; no hazard met
 
 
 @pytest.mark.rule("CHS-05", "CHS-06")
@@ -225,6 +226,7 @@ def test_the_highway_sample_puts_oncoming_traffic_in_zone_2() -> None:
     assert [d["result"] for d in ev.dice] == [5, 1, 1, 1, 1]
     assert any("oncoming traffic attacks cycle: d20 5 +8 = 13 vs 12" in line for line in ev.lines)
     assert fight.state.chase.get("cycle").vehicle.state.hp == 7  # 4 damage - hardness 5
+    assert [h.name for h in fight.state.hazards_met] == ["oncoming traffic"]  # for experience (CHS-40)
 
 
 @pytest.mark.rule("CHS-16", "CHS-23")

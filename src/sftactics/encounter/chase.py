@@ -68,6 +68,7 @@ def step(state: ChaseEncounter, cmd: ChaseCommand, dice: DiceSource) -> tuple[Ch
         dice.restore(snap)
         raise
     rolled = tuple(r.to_dict() for r in dice.history[n0:])
+    new = _met_hazards(state.chase, new)
     new = _judge(new, after_round=isinstance(cmd, EndRoundCmd))
     event = ChaseEvent(kind=cmd.type, round=state.chase.round, phase=state.chase.phase, actor=actor,
                        lines=tuple(lines), checks=tuple(c.to_dict() for c in checks), dcs=tuple(dcs),
@@ -345,8 +346,39 @@ def _judge(state: ChaseEncounter, *, after_round: bool) -> ChaseEncounter:
         wrecked=tuple(cv.id for cv in chase.vehicles if cv.vehicle.wrecked),
         escaped=tuple(cv.id for cv in chase.vehicles if cv.status == "escaped"),
         left_behind=tuple(cv.id for cv in chase.vehicles if cv.status == "left_behind"),
+        xp_crs=_xp_crs(state, winner),
     )
     return state.model_copy(update={"result": res})
+
+
+def _met_hazards(before: Chase, state: ChaseEncounter) -> ChaseEncounter:
+    """Remember the active hazards of every zone a vehicle entered (for experience, CHS-40)."""
+    env, after = state.chase.environment, state.chase
+    met = list(state.hazards_met)
+    names = {h.name for h in met}
+    for cv in before.vehicles:
+        new_zone = after.get(cv.id).zone
+        lo, hi = sorted((cv.zone, new_zone))
+        zones = [z for z in range(lo, hi + 1) if z != cv.zone]
+        for z in zones:
+            zone = env.zone(z)
+            found = [*zone.hazards, *(h for r in zone.routes for h in r.hazards if r.name == after.get(cv.id).route),
+                     *(h for zn, h in after.added_hazards if zn == z)]  # fmt: skip
+            for h in found:
+                if h.name not in names:
+                    names.add(h.name)
+                    met.append(h)
+    if len(met) == len(state.hazards_met):
+        return state
+    return state.model_copy(update={"hazards_met": tuple(met)})
+
+
+def _xp_crs(state: ChaseEncounter, winner: str | None) -> tuple[str, ...]:
+    if winner != state.goal.side:
+        return ()
+    foes = [(c.id, c.stat.cr) for cv in state.chase.vehicles if cv.side != winner for c in state.aboard(cv.id)]
+    crs = rules.chase_xp_crs([(cid, cr) for cid, cr in foes if cr is not None], state.hazards_met)
+    return tuple(str(c) for c in crs)
 
 
 def result_lines(res: ChaseResult) -> tuple[str, ...]:
@@ -355,6 +387,8 @@ def result_lines(res: ChaseResult) -> tuple[str, ...]:
                        ("left behind", res.left_behind)):  # fmt: skip
         if ids:
             out.append(f"  {label}: {', '.join(ids)}")
+    if res.xp_crs:
+        out.append(f"  experience for CRs {', '.join(res.xp_crs)} (Table 11-3) [CHS-40]")
     return tuple(out)
 
 

@@ -17,6 +17,7 @@ from sftactics.core.errors import RuleViolation
 from sftactics.sf1e.statblock import NameSet
 from sftactics.sf1e.state import Creature
 from sftactics.sf1e.vehicles.chase import Chase
+from sftactics.sf1e.vehicles.environment import Hazard
 from sftactics.sf1e.vehicles.options import VehicleOptions
 from sftactics.sf1e.vehicles.state import is_broken
 
@@ -55,7 +56,8 @@ class Goal(_Model):
 
 class ChaseResult(_Model):
     """How the chase ended: the winning side (None: the round limit ended it undecided), why, after how many
-    rounds, and the vehicles broken or wrecked by then."""
+    rounds, the vehicles broken or wrecked by then, and when the goal side won, the challenge ratings to award
+    experience for (CHS-40: each creature with a CR aboard the other side's vehicles, each active hazard met)."""
 
     winner: str | None
     reason: str
@@ -64,6 +66,7 @@ class ChaseResult(_Model):
     wrecked: tuple[str, ...] = ()
     escaped: tuple[str, ...] = ()
     left_behind: tuple[str, ...] = ()
+    xp_crs: tuple[str, ...] = ()
 
 
 class ChaseEncounter(_Model):
@@ -81,6 +84,7 @@ class ChaseEncounter(_Model):
     initiative: Literal["roll", "listed"] = "roll"
     begun: bool = False
     acted: NameSet = frozenset()
+    hazards_met: tuple[Hazard, ...] = ()
     result: ChaseResult | None = None
 
     # ----- lookups
