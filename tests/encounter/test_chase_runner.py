@@ -435,3 +435,31 @@ def test_a_pilot_full_attacks_only_after_leaving_the_vehicle_uncontrolled() -> N
     assert [(c["natural"], c["total"], c["success"]) for c in ev.checks] == [(12, 9, False), (17, 14, True)]
     assert all((-4, "ACT-53") in terms(c) for c in ev.checks)
     assert fight.state.chase.get("buggy").vehicle.state.hp == 30  # 1d4 = 2, hardness 5
+
+
+@pytest.mark.rule("CHS-38", "CHS-32")
+def test_a_missed_shot_ricochets_into_a_vehicle_next_to_the_target() -> None:
+    # the forest's ricocheting shots (10%); the cycle and an allied cycle are engaged; the gunner misses
+    # (2 + 6 - 2 = 6 vs EAC 10), d% 7 <= 10: the shot hits the other cycle for 1d8 = 8 - hardness 5 = 3
+    vehicles = [
+        {"id": "buggy", "side": "PCs", "vehicle": "sample-chase buggy", "zone": 1,
+         "pilot": {"id": "Pilot", "statblock": str(DATA / "driver.yaml")},
+         "crew": [{"id": "Gunner", "statblock": str(DATA / "shooter.yaml")}]},
+        {"id": "cycle", "side": "Gang", "vehicle": "basic enercycle", "zone": 1,
+         "pilot": {"id": "Y1", "statblock": str(DATA / "rider.yaml")}},
+        {"id": "other", "side": "Gang", "vehicle": "basic enercycle", "zone": 1,
+         "pilot": {"id": "Y2", "statblock": str(DATA / "rider.yaml")}},
+    ]  # fmt: skip
+    env = {"sample": "forest", "everywhere": {"attacks": ["ricocheting shots"]}}
+    start = engaged_chase(vehicles=vehicles, environment=env, goal=WRECKED)
+    fight = ChaseFight(start, ScriptedDice([10]))  # engaging an ally takes no check (CHS-08)
+    do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"},
+                   {"type": "pilot", "vehicle": "cycle", "action": "engage", "target": "other"},
+                   {"type": "no_pilot_action", "vehicle": "other"}, {"type": "progress"}])  # fmt: skip
+    assert fight.state.chase.engagement("cycle") == {"cycle", "other"}
+    fight2 = ChaseFight(fight.state, ScriptedDice([2, 7, 8]))
+    do_all(fight2, [{"type": "attack", "actor": "Gunner", "target": "cycle"}])
+    ev = fight2.all_events()[-1]
+    assert ev.checks[0]["total"] == 6 and not ev.checks[0]["success"]
+    assert any("ricochets into other (d% 7 <= 10): damage 8 [CHS-38]" in line for line in ev.lines)
+    assert fight2.state.chase.get("other").vehicle.state.hp == 4

@@ -250,6 +250,10 @@ def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> App
             new = new.model_copy(update={"chase": res.chase})
             lines += _attack_first(list(res.lines)) + mount
             checks.append(res.check)
+            if not res.hit and not w.is_melee:
+                chase2, more = _ricochet(new.chase, armed, w, vid, cmd.target, dice, state)
+                new = new.model_copy(update={"chase": chase2})
+                lines += more
             continue
         target, tvid, _ = new.creature(cmd.rider)
         if tvid != cmd.target:
@@ -269,6 +273,29 @@ def _attack(state: ChaseEncounter, cmd: ChaseAttackCmd, dice: DiceSource) -> App
         if res2.defender.has("dead"):
             break
     return new, lines, checks, [], who.id
+
+
+def _ricochet(chase: Chase, attacker: Creature, w: Weapon, vid: str, target: str, dice: DiceSource,
+              state: ChaseEncounter) -> tuple[Chase, list[str]]:  # fmt: skip
+    """CHS-32, CHS-38: where the target's zone has ricocheting shots, a missed ranged attack hits a vehicle next to
+    the target (engaged with it; not the attacker's) on a d% roll at or under the chance; its damage is rolled
+    as for a hit (no critical)."""
+    from sftactics.sf1e import damage as dmg
+    from sftactics.sf1e import stats
+
+    chance = max((a.chance for a in chase.environment.attacks(chase.get(target).zone) if a.kind == "ricochet"),
+                 default=0)  # fmt: skip
+    near = sorted(x for x in chase.engagement(target) if x not in (target, vid) and chase.get(x).active)
+    if not chance or not near:
+        return chase, []
+    roll = dice.percentile(f"{attacker.name}'s shot ricochets")
+    if roll > chance:
+        return chase, [f"the miss does not ricochet (d% {roll} > {chance}) [CHS-38]"]
+    hit = near[0] if len(near) == 1 else near[dice.die(len(near), "ricochet target") - 1]
+    roll_ = dmg.roll_damage(w.damage_expr, stats.damage_bonus(attacker, w), dice, purpose=f"{w.name} ricochet")
+    st = rules.damage(chase, hit, roll_.total, source=f"{attacker.name}'s ricochet", options=state.options)
+    return st.chase, [f"the miss ricochets into {hit} (d% {roll} <= {chance}): damage {roll_.total} [CHS-38]",
+                      *st.lines]  # fmt: skip
 
 
 def _attack_first(lines: list[str]) -> list[str]:
