@@ -463,3 +463,17 @@ def test_a_missed_shot_ricochets_into_a_vehicle_next_to_the_target() -> None:
     assert ev.checks[0]["total"] == 6 and not ev.checks[0]["success"]
     assert any("ricochets into other (d% 7 <= 10): damage 8 [CHS-38]" in line for line in ev.lines)
     assert fight2.state.chase.get("other").vehicle.state.hp == 4
+
+
+@pytest.mark.rule("CHS-22", "CHS-20")
+def test_the_gm_brings_back_a_vehicle_that_escaped() -> None:
+    # the buggy and cycle2 fail their evades (1) and stay in zone 0; cycle1 speeds up (18 + 7 = 25 vs 18): zone 2,
+    # two ahead of the buggy: it escapes while cycle2 is still in the chase
+    fight = sample_fight([1, 18, 1])
+    do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "evade"},
+                   {"type": "pilot", "vehicle": "cycle1", "action": "speed_up"},
+                   {"type": "pilot", "vehicle": "cycle2", "action": "evade"}, {"type": "progress"}])  # fmt: skip
+    assert fight.state.chase.get("cycle1").status == "escaped" and fight.state.result is None
+    do_all(fight, [{"type": "rejoin", "vehicle": "cycle1", "zone": 0}])
+    assert fight.state.chase.get("cycle1").status == "in" and fight.state.chase.get("cycle1").zone == 0
+    assert "(GM) [CHS-22]" in fight.all_events()[-1].lines[0]

@@ -38,6 +38,7 @@ from sftactics.encounter.chase_commands import (
     NoPilotActionCmd,
     PilotCmd,
     ProgressCmd,
+    RejoinCmd,
     UncontrolledCmd,
 )
 from sftactics.encounter.chase_state import ChaseEncounter, ChaseEvent, ChaseResult, Rider
@@ -136,6 +137,9 @@ def _apply(state: ChaseEncounter, cmd: ChaseCommand, dice: DiceSource) -> Applie
         return new, lines, checks, dcs, pilot
     if isinstance(cmd, BoardCmd):
         return _board(state, cmd, dice)
+    if isinstance(cmd, RejoinCmd):
+        st = rules.step(chase, rules.Rejoin(cmd.vehicle, cmd.zone, gm_allows=True), dice, opts)
+        return _ruled(state, st, None)
     return _attack(state, cmd, dice)
 
 

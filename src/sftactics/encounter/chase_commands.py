@@ -121,9 +121,17 @@ class DamageVehicleCmd(_Cmd):
     source: str = "the GM"
 
 
+class RejoinCmd(_Cmd):
+    """The GM brings back a vehicle that escaped or was left behind, in extraordinary circumstances (CHS-22)."""
+
+    type: Literal["rejoin"] = "rejoin"
+    vehicle: str
+    zone: int = Field(ge=-50, le=50)
+
+
 ChaseCommand = Annotated[
     BeginChase | PilotCmd | DoubleManeuverCmd | ForfeitCmd | UncontrolledCmd | NoPilotActionCmd | ProgressCmd
-    | ChaseAttackCmd | CollideCmd | BoardCmd | EndRoundCmd | DamageVehicleCmd,
+    | ChaseAttackCmd | CollideCmd | BoardCmd | EndRoundCmd | DamageVehicleCmd | RejoinCmd,
     Field(discriminator="type"),
 ]  # fmt: skip
 CHASE_COMMANDS: TypeAdapter[ChaseCommand] = TypeAdapter(ChaseCommand)
@@ -144,5 +152,6 @@ __all__ = [
     "NoPilotActionCmd",
     "PilotCmd",
     "ProgressCmd",
+    "RejoinCmd",
     "UncontrolledCmd",
 ]

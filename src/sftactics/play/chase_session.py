@@ -9,10 +9,10 @@ Pilot actions name the vehicle whose pilot acts (by default the one whose turn i
     break [VEHICLE] [willing]         double [VEHICLE]    forfeit [VEHICLE]   uncontrolled [VEHICLE]
     pass [VEHICLE]
 
-Then ``progress``; in the combat phase ``attack ACTOR TARGET [rider NAME] [with WEAPON] [full]``, ``collide VEHICLE
-TARGET``, ``board ACTOR TARGET [athletics]``, ``end``. Anytime: ``damage VEHICLE AMOUNT``, ``auto`` (the chase
-policy takes the next step; ``auto round``, ``auto all``), ``status``, ``undo``, ``save FILE``, ``brief``,
-``help``, ``quit``.
+Then ``progress``; in the combat phase ``attack ACTOR TARGET [rider NAME] [with WEAPON] [full]``,
+``collide VEHICLE TARGET``, ``board ACTOR TARGET [athletics]``, ``end``. Anytime: ``damage VEHICLE AMOUNT``,
+``rejoin VEHICLE ZONE``, ``auto`` (the chase policy takes the next step; ``auto round``, ``auto all``),
+``status``, ``undo``, ``save FILE``, ``brief``, ``help``, ``quit``.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from sftactics.encounter.chase_commands import (
     NoPilotActionCmd,
     PilotCmd,
     ProgressCmd,
+    RejoinCmd,
     UncontrolledCmd,
 )
 from sftactics.encounter.chase_policy import next_command
@@ -279,6 +280,10 @@ class ChaseSession:
             rest = args[:-1] if args and args[-1].lower() in ("athletics", "acrobatics") else args
             return self._two(rest, lambda a, b: BoardCmd(actor=a, to=b, skill=skill), "board ACTOR VEHICLE",
                              "creature")  # fmt: skip
+        if verb == "rejoin":
+            if len(args) < 2 or not args[-1].lstrip("-").isdigit():
+                raise SftError("rejoin VEHICLE ZONE")
+            return RejoinCmd(vehicle=self._name(args[:-1], "vehicle"), zone=int(args[-1]))
         if verb == "damage":
             if len(args) < 2 or not args[-1].isdigit():
                 raise SftError("damage VEHICLE AMOUNT")
