@@ -222,7 +222,8 @@ def test_the_highway_sample_puts_oncoming_traffic_in_zone_2() -> None:
     do_all(fight, [{"type": "begin"}, {"type": "pilot", "vehicle": "buggy", "action": "keep_pace"},
                    {"type": "pilot", "vehicle": "cycle", "action": "keep_pace"}, {"type": "progress"}])  # fmt: skip
     ev = next(e for e in fight.all_events() if e.kind == "progress")
-    assert ev.checks == ()  # a hazard's attack is in the lines and the dice, not a pilot's check
+    hazard = ev.checks[0]  # the hazard's attack roll as data: Table 8-4's +8 for CR 1
+    assert (hazard["natural"], hazard["total"], hazard["dc"], terms(hazard)) == (5, 13, 12, [(8, "CHS-30")])
     assert [d["result"] for d in ev.dice] == [5, 1, 1, 1, 1]
     assert any("oncoming traffic attacks cycle: d20 5 +8 = 13 vs 12" in line for line in ev.lines)
     assert fight.state.chase.get("cycle").vehicle.state.hp == 7  # 4 damage - hardness 5
