@@ -109,3 +109,10 @@ def test_too_many_aboard_is_an_error(tmp_path: Path) -> None:
     data["vehicles"][1]["crew"] = [{"id": f"P{i}", "statblock": "space goblin"} for i in range(3)]
     e = error(tmp_path, data)
     assert e.field == "vehicles[1].crew" and "at most 2 aboard" in e.expected
+
+
+def test_every_bundled_vehicle_file_loads() -> None:
+    files = sorted((ROOT / "src" / "sftactics" / "data" / "vehicles").glob("*.yaml"))
+    assert len(vehicle_names()) == len(files) == 6
+    for f in files:
+        assert find_vehicle(f.stem) is not None, f.name
