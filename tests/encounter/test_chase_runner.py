@@ -19,6 +19,7 @@ from sftactics.encounter.chase_state import ChaseEncounter
 from sftactics.io.chase_scenario import load_chase, parse_chase
 
 DATA = Path(__file__).parent.parent / "data" / "chases"
+BUGGY = str(DATA.parent / "vehicles" / "sample-chase-buggy.yaml")
 SAMPLE = DATA / "sample.yaml"
 #: The sample chase's dice (CHS-41): speed up 18, trick 5, cycle1 12, cycle2 2, the gunner's 20, damage 3 and 4.
 SAMPLE_DICE = [18, 5, 12, 2, 20, 3, 4]
@@ -128,7 +129,7 @@ def engaged_chase(**changes: Any) -> ChaseEncounter:
         "goal": {"side": "PCs", "wants": "catch"},
         "initiative": "listed",
         "vehicles": [
-            {"id": "buggy", "side": "PCs", "vehicle": "sample-chase buggy",
+            {"id": "buggy", "side": "PCs", "vehicle": BUGGY,
              "pilot": {"id": "Pilot", "statblock": str(DATA / "driver.yaml")},
              "crew": [{"id": "Gunner", "statblock": str(DATA / "shooter.yaml")}]},
             {"id": "cycle", "side": "Gang", "vehicle": "basic enercycle",
@@ -278,11 +279,10 @@ def test_the_policy_plays_a_chase_to_the_end_deterministically() -> None:
 def armed_buggy_chase() -> ChaseEncounter:
     import yaml
 
-    from sftactics.content.vehicles import find_vehicle
+    from sftactics.io.files import load_model
+    from sftactics.sf1e.vehicles.statblock import VehicleStat
 
-    stat = find_vehicle("sample-chase buggy")
-    assert stat is not None
-    buggy = stat.model_dump(mode="json")
+    buggy = load_model(Path(BUGGY), VehicleStat).model_dump(mode="json")
     buggy["weapons"] = [
         {"weapon": {"name": "turret laser", "category": "longarm", "damage": "2d6 F", "range_ft": 100,
                     "targets": "eac"}},
@@ -338,7 +338,7 @@ WRECKED = {"side": "PCs", "wants": "catch", "caught": "wrecked"}
 
 def two(cycle_zone: int = 0, cycle_first: bool = False, **changes: Any) -> ChaseEncounter:
     """The buggy (Driver +8, with Gunner) and the cycle (Rider +5, vehicle +2), caught only when wrecked."""
-    buggy = {"id": "buggy", "side": "PCs", "vehicle": "sample-chase buggy",
+    buggy = {"id": "buggy", "side": "PCs", "vehicle": BUGGY,
              "pilot": {"id": "Pilot", "statblock": str(DATA / "driver.yaml")},
              "crew": [{"id": "Gunner", "statblock": str(DATA / "shooter.yaml")}]}  # fmt: skip
     cycle = {"id": "cycle", "side": "Gang", "vehicle": "basic enercycle", "zone": cycle_zone,
@@ -443,7 +443,7 @@ def test_a_missed_shot_ricochets_into_a_vehicle_next_to_the_target() -> None:
     # the forest's ricocheting shots (10%); the cycle and an allied cycle are engaged; the gunner misses
     # (2 + 6 - 2 = 6 vs EAC 10), d% 7 <= 10: the shot hits the other cycle for 1d8 = 8 - hardness 5 = 3
     vehicles = [
-        {"id": "buggy", "side": "PCs", "vehicle": "sample-chase buggy", "zone": 1,
+        {"id": "buggy", "side": "PCs", "vehicle": BUGGY, "zone": 1,
          "pilot": {"id": "Pilot", "statblock": str(DATA / "driver.yaml")},
          "crew": [{"id": "Gunner", "statblock": str(DATA / "shooter.yaml")}]},
         {"id": "cycle", "side": "Gang", "vehicle": "basic enercycle", "zone": 1,

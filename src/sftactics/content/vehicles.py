@@ -15,7 +15,7 @@ def _key(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def bundled_vehicles() -> dict[str, VehicleStat]:
-    """Every bundled vehicle stat block, keyed by a simplified name and by its file name."""
+    """Every bundled vehicle stat block, keyed by a simplified name (and by its file name)."""
     import yaml
     from pydantic import ValidationError
 
@@ -24,22 +24,23 @@ def bundled_vehicles() -> dict[str, VehicleStat]:
     for entry in sorted(root.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith((".yaml", ".yml")):
             continue
+        data = yaml.safe_load(entry.read_text(encoding="utf-8"))
         try:
-            stat = VehicleStat.model_validate(yaml.safe_load(entry.read_text(encoding="utf-8")))
+            v = VehicleStat.model_validate(data)
         except ValidationError as e:  # pragma: no cover - the bundled files are tested
             raise FileFormatError(entry.name, "", str(e)) from None
-        out[_key(stat.name)] = stat
-        out[_key(entry.name.rsplit(".", 1)[0])] = stat
+        out[_key(v.name)] = v
+        out[_key(entry.name.rsplit(".", 1)[0])] = v
     return out
 
 
 def find_vehicle(name: str) -> VehicleStat | None:
-    """A bundled vehicle by name, or None."""
+    """A bundled vehicle stat block by name, or None."""
     return bundled_vehicles().get(_key(name))
 
 
 def vehicle_names() -> list[str]:
-    """The bundled vehicles' names, once each."""
+    """The bundled vehicles' names."""
     return sorted({v.name for v in bundled_vehicles().values()})
 
 
