@@ -233,10 +233,16 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
                 target = _need(where)
                 if not isinstance(target, str) or target not in enc.combatants:
                     raise NotFound("hit needs a combatant in view as 'to'")
-                w = weapon or next((x.name for x in enc.get(id).creature.stat.weapons), None)
-                if w is None or w not in {x.name for x in enc.get(id).creature.stat.weapons}:
+                names = [x.name for x in enc.get(id).creature.stat.weapons]
+                if weapon is not None and weapon not in names:
                     raise NotFound(f"{id} has no weapon {weapon!r}")
-                return {"question": "hit", "value": hit_chance(enc, id, target, w)}
+                problem: SftError = NotFound(f"{id} has no weapon")
+                for w in [weapon] if weapon is not None else names:
+                    try:
+                        return {"question": "hit", "value": {"weapon": w, **hit_chance(enc, id, target, w)}}
+                    except RuleViolation as e:  # out of reach or range: the next weapon
+                        problem = e
+                raise problem
         out: dict[str, Any] = answer.model_dump(mode="json")
         return out
 
