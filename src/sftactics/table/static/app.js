@@ -69,8 +69,9 @@ function draw() {
   svg.innerHTML = "";
   const m = state.map || { width: 12, height: 8, cells: [], walls: [], windows: [], light: null };
   svg.setAttribute("viewBox", `0 0 ${m.width * S} ${m.height * S}`);
-  svg.setAttribute("width", m.width * S);
-  svg.setAttribute("height", m.height * S);
+  const zoom = Math.max(1, Math.min(2, 640 / (m.width * S))); // small maps drawn larger
+  svg.setAttribute("width", m.width * S * zoom);
+  svg.setAttribute("height", m.height * S * zoom);
   const cells = el("g", {}, svg);
   for (let y = 0; y < m.height; y++) {
     for (let x = 0; x < m.width; x++) {
@@ -99,8 +100,9 @@ function draw() {
 }
 
 function sideColour(c) {
+  const first = (state.combatants[0] || {}).side;
+  if (state.gm) return c.side === first ? "#2f6fd6" : "#c0392b";
   if (state.mine.includes(c.id)) return "#2f6fd6";
-  if (state.side === null) return c.side === (state.combatants[0] || {}).side ? "#3f9f5f" : "#c0392b";
   return c.side === state.side ? "#3f9f5f" : "#c0392b";
 }
 
@@ -210,6 +212,8 @@ async function actionButtons() {
 // ------------------------------------------------------------------------------------------ acting
 async function tokenClicked(id) {
   selected = id;
+  const c = combatant(id);
+  if (c && c.position) cursor = { x: c.position[0], y: c.position[1] };
   pendingMove = null;
   $("preview").hidden = true;
   marks = [];
