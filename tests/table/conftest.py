@@ -116,7 +116,8 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server stopped: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"the server stopped: {err}")
             try:
                 if httpx.get(self.url + "/openapi.json", timeout=1).status_code == 200:
                     return self

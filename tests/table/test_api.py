@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from sftactics.dice.source import SeededDice
 from sftactics.encounter.engine import run_commands
@@ -54,9 +55,7 @@ class Table:
         return list(r.json()["events"])
 
     def ask(self, who: str, question: str, **params: Any) -> Any:
-        return self.client.get(
-            f"/api/tables/{self.id}/query/{question}", params={"token": self.tokens[who], **params}
-        )
+        return self.client.get(f"/api/tables/{self.id}/query/{question}", params={"token": self.tokens[who], **params})
 
 
 @pytest.fixture
@@ -269,7 +268,8 @@ def test_board_questions_are_asked_of_what_the_seat_perceives(table: Table) -> N
 
 def test_a_seat_is_given_other_combatants_by_the_gm(table: Table) -> None:
     url = f"/api/tables/{table.id}/seats/Bo"
-    assert table.client.put(url, params={"token": table.tokens["Bo"]}, json={"combatants": ["Ann", "Bo"]}).status_code == 403
+    r = table.client.put(url, params={"token": table.tokens["Bo"]}, json={"combatants": ["Ann", "Bo"]})
+    assert r.status_code == 403
     r = table.client.put(url, params={"token": table.gm}, json={"combatants": ["Ann", "Bo"]})
     assert r.json() == {"name": "Bo", "side": "party", "combatants": ["Ann", "Bo"]}
     table.ok("GM", {"type": "begin"})
@@ -291,8 +291,12 @@ def test_the_websocket_streams_a_seats_events_and_resumes_from_a_sequence_number
     with table.client.websocket_connect(url.replace("since=0", f"since={seen}")) as ws:
         resumed = ws.receive_json()
         assert resumed["events"][0]["seq"] == seen + 1
-    with pytest.raises(Exception), table.client.websocket_connect(f"/api/tables/{table.id}/ws?token=bad") as ws:
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        table.client.websocket_connect(f"/api/tables/{table.id}/ws?token=bad") as ws,
+    ):
         ws.receive_json()
+    assert closed.value.code == 4404
 
 
 def test_the_map_page_and_its_files_are_served(table: Table) -> None:

@@ -69,7 +69,8 @@ def test_a_short_fight_by_a_gm_and_two_players(browser: Any, serve: type[Server]
     ann.wait_for_selector("#preview:not([hidden])")
     assert "5 ft of 25 ft; provokes nothing" in ann.inner_text("#preview-text")
     ann.click("#confirm")
-    gm.wait_for_function("() => document.querySelector('.token[data-id=\"Ann\"] circle.body').getAttribute('cx') === '80'")
+    moved = "() => document.querySelector('.token[data-id=\"Ann\"] circle.body').getAttribute('cx') === '80'"
+    gm.wait_for_function(moved)
     assert token_at(ann, "Ann") == square_centre(2, 1)
 
     # an attack from the action buttons, with its hit chance; the log explains its numbers

@@ -114,7 +114,9 @@ def test_commands_sent_at_once_are_taken_one_at_a_time(store: Store) -> None:
     assert sum(isinstance(r, Stale) for r in results) == 3
 
 
-def test_snapshots_make_loading_start_late_and_give_the_same_state(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_snapshots_make_loading_start_late_and_give_the_same_state(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(table_fight, "SNAPSHOT_EVERY", 5)
     _, tid = opened(store)
     live = play(store, tid, OPENING)

@@ -61,13 +61,12 @@ class Seat:
 
 def find_scenario(name: str) -> Path:
     """A scenario file: a path, or the name of one under ``scenarios/`` or ``examples/scenarios/``."""
-    p = Path(name)
-    if p.is_file():
-        return p
-    for d in SCENARIO_DIRS:
-        for cand in (Path(d) / name, Path(d) / f"{name}.yaml"):
+    for cand in (Path(name), *(Path(d) / n for d in SCENARIO_DIRS for n in (name, f"{name}.yaml"))):
+        try:
             if cand.is_file():
                 return cand
+        except (OSError, ValueError):  # a name too long, a NUL byte...
+            break
     raise NotFound(f"no scenario {name!r} (a file, or a name in {', '.join(SCENARIO_DIRS)})")
 
 
