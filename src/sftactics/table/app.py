@@ -26,8 +26,9 @@ from sftactics.table.fight import Stale
 from sftactics.table.service import Forbidden, NotFound, Seat, TableService, hit_chance
 from sftactics.table.store import Store
 
-#: Seconds a socket waits for a wake-up before it looks at the store anyway (another process may have written).
-POLL_SECONDS = 2.0
+#: Seconds a socket waits for a wake-up before it looks at the store anyway: another process may have written to
+#: a SQLite file; with PostgreSQL, NOTIFY wakes it and looking is only a safety net.
+POLL_SECONDS = {"sqlite": 2.0, "postgresql": 30.0}
 Token = Annotated[str, Query(max_length=200, description="the seat's token, from its link")]
 
 
@@ -72,6 +73,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
     app = FastAPI(title="sftactics live table", version="1")
     app.state.service = service
     app.state.base_url = base_url
+    poll = POLL_SECONDS["sqlite" if st.is_sqlite else "postgresql"]
     static = resources.files("sftactics.table") / "static"
 
     def link(request: Request | None, table_id: str, token: str) -> str:
@@ -272,7 +274,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
                     await websocket.send_json({"type": "events", "events": evs, "seq": seen})
                     last = seen
                 waiter = asyncio.create_task(woken.wait())
-                await asyncio.wait({waiter, reader}, timeout=POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({waiter, reader}, timeout=poll, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
         except (WebSocketDisconnect, RuntimeError):
             pass

@@ -33,6 +33,7 @@ def _listen(url: str, service: Any) -> None:
         try:
             with psycopg.connect(url, autocommit=True) as conn:
                 conn.execute(f"LISTEN {CHANNEL}")
+                service.wake_all()  # anything written while not listening
                 for note in conn.notifies():
                     table_id = note.payload.split(" ", 1)[0]
                     service.wake(table_id)

@@ -261,6 +261,12 @@ class TableService:
 
         return stop
 
+    def wake_all(self) -> None:
+        with self._guard:
+            tables = list(self._listeners)
+        for t in tables:
+            self.wake(t)
+
     def wake(self, table_id: str) -> None:
         with self._guard:
             targets = list(self._listeners.get(table_id, ()))
