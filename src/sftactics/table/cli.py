@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from sftactics.table.store import SeatRow, TableRow
 
 DEFAULT_DB = "sftactics-table.db"
 
@@ -21,6 +24,9 @@ def serve_cmd(
     base_url: Annotated[
         str, typer.Option(help="the address players reach (for the links; default http://HOST:PORT)")
     ] = "",
+    no_serve: Annotated[
+        bool, typer.Option("--no-serve", help="open the table, print its links and stop (serve it later with --db)")
+    ] = False,
 ) -> None:
     """Serve the live table: a battle map in the browser for the GM and each player, the fights in a database.
     With a scenario, opens a table on it and prints the GM's link and one link per seat."""
@@ -43,11 +49,21 @@ def serve_cmd(
         except SftError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None
-        typer.echo(f"Table {table.id}: {table.name}")
-        typer.echo(f"  GM:    {base}/t/{table.id}?token={table.gm_token}")
-        for s in seats:
-            typer.echo(f"  {s.name}: {base}/t/{table.id}?token={s.token}  ({', '.join(s.combatants)})")
+        _links(base, table, seats)
     else:
-        typer.echo(f"Tables are opened with POST {base}/api/tables (docs/table.md)")
+        for tid in store.table_ids():
+            row = store.table(tid)
+            assert row is not None
+            _links(base, row, store.seats(tid))
+        typer.echo(f"New tables: sftactics serve SCENARIO --db {db}, or POST {base}/api/tables (docs/table.md)")
+    if no_serve:
+        return
     start_listener(app)
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _links(base: str, table: TableRow, seats: list[SeatRow]) -> None:
+    typer.echo(f"Table {table.id}: {table.name}")
+    typer.echo(f"  GM: {base}/t/{table.id}?token={table.gm_token}")
+    for s in seats:
+        typer.echo(f"  {s.name}: {base}/t/{table.id}?token={s.token}  ({', '.join(s.combatants)})")
