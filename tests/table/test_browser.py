@@ -65,7 +65,7 @@ def test_a_short_fight_by_a_gm_and_two_players(browser: Any, serve: type[Server]
     # Ann moves next to Ogg: the path, its cost and what it provokes are shown before confirming
     ann.click('.token[data-id="Ann"]')
     ann.wait_for_selector("#status.ok")
-    ann.click('rect.cell[data-x="2"][data-y="1"]')
+    ann.drag_and_drop('.token[data-id="Ann"]', 'rect.cell[data-x="2"][data-y="1"]')  # drag the token
     ann.wait_for_selector("#preview:not([hidden])")
     assert "5 ft of 25 ft; provokes nothing" in ann.inner_text("#preview-text")
     ann.click("#confirm")

@@ -4,6 +4,8 @@ engine."""
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 import zlib
 from pathlib import Path
@@ -22,7 +24,9 @@ from tests.table.conftest import SKIRMISH
 def _app() -> tuple[Any, dict[str, str]]:
     """The app on a database in a temporary folder (made when the module is collected: schemathesis reads the
     schema then), with one table whose fight has begun."""
-    store = Store(str(Path(tempfile.mkdtemp(prefix="sftactics-openapi-")) / "table.db"))
+    folder = tempfile.mkdtemp(prefix="sftactics-openapi-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    store = Store(str(Path(folder) / "table.db"))
     store.migrate()
     app = create_app(store)
     with TestClient(app) as client:

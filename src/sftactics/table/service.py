@@ -208,12 +208,17 @@ class TableService:
         hidden = views.hidden_from(fight.state, seat.side)
         enemy_hp = self.settings(seat.table_id)["enemy_hp"]
         out = []
-        last = since
-        for seq, e in self.store.events_after(seat.table_id, since, limit):
+        head, last = fight.seq, since
+        rows = self.store.events_after(seat.table_id, since, limit, standing=True)
+        for seq, e in rows:
+            if seq > head:  # recorded by another process after this one caught up: the next call takes it
+                break
             last = seq
             shown = views.seat_event(e, fight.state, seat.side, hidden, enemy_hp)
             if shown is not None:
                 out.append({"seq": seq, **shown})
+        if len(rows) < limit:  # everything up to the fight's last event was looked at (undone ones are skipped)
+            last = max(since, head)
         return out, last
 
     def view_state(self, seat: Seat) -> Encounter:

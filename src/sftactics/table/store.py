@@ -352,16 +352,25 @@ class Store:
             for c in cmds
         ]
 
-    def events_after(self, table_id: str, seq: int, limit: int = 10_000) -> list[tuple[int, dict[str, Any]]]:
-        """(seq, event) after ``seq``, in order (undone commands' events and undo markers included)."""
+    def events_after(
+        self, table_id: str, seq: int, limit: int = 10_000, *, standing: bool = False
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """(seq, event) after ``seq``, in order: every event recorded, or (``standing``) without the events of
+        commands an undo took back (the undo markers stay)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(EVENTS.c.seq, EVENTS.c.data)
+                sa.select(EVENTS.c.seq, EVENTS.c.n, EVENTS.c.data)
                 .where(EVENTS.c.table_id == table_id, EVENTS.c.seq > seq)
                 .order_by(EVENTS.c.seq)
                 .limit(limit)
             ).all()
-        return [(int(r.seq), json.loads(r.data)) for r in rows]
+            undone: set[int] = set()
+            if standing and rows:
+                undos = conn.execute(
+                    sa.select(COMMANDS.c.command).where(COMMANDS.c.table_id == table_id, COMMANDS.c.kind == "undo")
+                )
+                undone = {int(json.loads(u.command)["undo"]) for u in undos}
+        return [(int(r.seq), json.loads(r.data)) for r in rows if int(r.n) not in undone]
 
     # ------------------------------------------------------------------ snapshots
     def save_snapshot(self, table_id: str, snap: Snapshot) -> None:
