@@ -18,7 +18,6 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.concurrency import run_in_threadpool
 
 from sftactics import query
 from sftactics.core.errors import RuleViolation, SftError
@@ -90,7 +89,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
 
     # ------------------------------------------------------------------ tables
     @app.post("/api/tables", status_code=201)
-    def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table on a scenario: the GM's link and one link per seat."""
         table, seats = service.create(body.scenario, seed=body.seed, seats=body.seats,
                                       settings=body.settings.model_dump(), name=body.name)  # fmt: skip
@@ -111,7 +110,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
         }
 
     @app.get("/api/tables/{table_id}/seats")
-    def seats(table_id: str, token: Token, request: Request) -> list[dict[str, Any]]:
+    async def seats(table_id: str, token: Token, request: Request) -> list[dict[str, Any]]:
         """The seats and their links (GM only)."""
         seat = seat_of(table_id, token)
         if not seat.gm:
@@ -122,7 +121,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
         ]
 
     @app.put("/api/tables/{table_id}/seats/{seat_name}")
-    def assign(table_id: str, seat_name: str, body: SeatIn, token: Token) -> dict[str, Any]:
+    async def assign(table_id: str, seat_name: str, body: SeatIn, token: Token) -> dict[str, Any]:
         """Give a seat its combatants (GM only)."""
         if not seat_of(table_id, token).gm:
             raise Forbidden("only the GM assigns combatants to seats")
@@ -130,15 +129,15 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
         return {"name": row.name, "side": row.side, "combatants": list(row.combatants)}
 
     @app.put("/api/tables/{table_id}/settings")
-    def settings(table_id: str, body: Settings, token: Token) -> dict[str, Any]:
+    async def settings(table_id: str, body: Settings, token: Token) -> dict[str, Any]:
         """Change the table's settings (GM only): how enemy HP is shown, whether players may type dice."""
         if not seat_of(table_id, token).gm:
             raise Forbidden("only the GM changes the settings")
-        service.store.set_settings(table_id, body.model_dump())
+        service.set_settings(table_id, body.model_dump())
         return body.model_dump()
 
     @app.get("/api/tables/{table_id}/refusals")
-    def refusals(table_id: str, token: Token) -> list[dict[str, Any]]:
+    async def refusals(table_id: str, token: Token) -> list[dict[str, Any]]:
         """Commands refused for want of permission (GM only)."""
         if not seat_of(table_id, token).gm:
             raise Forbidden("only the GM reads the refusals")
@@ -146,18 +145,18 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
 
     # ------------------------------------------------------------------ the fight
     @app.get("/api/tables/{table_id}/state")
-    def state(table_id: str, token: Token) -> dict[str, Any]:
+    async def state(table_id: str, token: Token) -> dict[str, Any]:
         """The fight as this seat perceives it."""
         return service.state_for(seat_of(table_id, token))
 
     @app.get("/api/tables/{table_id}/events")
-    def events(table_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    async def events(table_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
         """The events after ``since`` this seat may see, with their text."""
         evs, last = service.events_for(seat_of(table_id, token), since)
         return {"events": evs, "seq": last}
 
     @app.post("/api/tables/{table_id}/commands")
-    def command(table_id: str, body: CommandIn, token: Token) -> dict[str, Any]:
+    async def command(table_id: str, body: CommandIn, token: Token) -> dict[str, Any]:
         """Send a command made against event ``seq``; its events as this seat sees them."""
         seat = seat_of(table_id, token)
         first, last = service.command(seat, body.command, body.seq, body.dice)
@@ -165,19 +164,19 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
         return {"first": first, "seq": last, "events": evs}
 
     @app.post("/api/tables/{table_id}/undo")
-    def undo(table_id: str, body: UndoIn, token: Token) -> dict[str, Any]:
+    async def undo(table_id: str, body: UndoIn, token: Token) -> dict[str, Any]:
         """Take back the last command (GM only)."""
         seat = seat_of(table_id, token)
         n = service.undo(seat, body.seq)
         return {"undone": n, "seq": service.live(table_id).seq}
 
     @app.get("/api/tables/{table_id}/actions")
-    def actions(table_id: str, token: Token, actor: Annotated[str, Query(max_length=100)]) -> dict[str, Any]:
+    async def actions(table_id: str, token: Token, actor: Annotated[str, Query(max_length=100)]) -> dict[str, Any]:
         """What ``actor`` may do now: simple actions the engine would take, moving, attacks with hit chances."""
         return service.legal_actions(seat_of(table_id, token), actor)
 
     @app.get("/api/tables/{table_id}/query/{question}")
-    def ask(
+    async def ask(
         table_id: str,
         question: Literal[
             "threat",
@@ -252,7 +251,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
     @app.websocket("/api/tables/{table_id}/ws")
     async def ws(websocket: WebSocket, table_id: str, token: str = "", since: int = 0) -> None:
         try:
-            seat = await run_in_threadpool(seat_of, table_id, token)
+            seat = seat_of(table_id, token)
         except SftError:
             await websocket.close(code=4404)
             return
@@ -269,7 +268,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
         try:
             while not reader.done():
                 woken.clear()
-                evs, seen = await run_in_threadpool(service.events_for, seat, last)
+                evs, seen = service.events_for(seat, last)
                 if seen > last:
                     await websocket.send_json({"type": "events", "events": evs, "seq": seen})
                     last = seen
@@ -286,11 +285,11 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
 
     # ------------------------------------------------------------------ the browser map
     @app.get("/", include_in_schema=False)
-    def home() -> RedirectResponse:
+    async def home() -> RedirectResponse:
         return RedirectResponse("/static/index.html")
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    def table_page(table_id: str) -> FileResponse:
+    async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(static / "index.html"), media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

@@ -12,6 +12,7 @@ import copy
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {"enemy_hp": "status", "typed_dice": True}
 #: Commands without a target that the action buttons offer when the engine would take them now.
 SIMPLE_ACTIONS = ("end_turn", "total_defense", "drop_prone", "stand_up", "search", "delay", "stabilize",
                   "stay_in_the_fight", "right_yourself")  # fmt: skip
+#: Seconds a table's settings and seats are kept in memory before they are read from the store again.
+TABLE_TTL = 2.0
 #: Where a scenario named without a path is looked for (relative to the working directory).
 SCENARIO_DIRS = ("scenarios", "examples/scenarios")
 
@@ -77,6 +80,7 @@ class TableService:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._listeners: dict[str, set[Callable[[], None]]] = {}
+        self._tables: dict[str, tuple[float, TableRow, list[SeatRow]]] = {}
 
     # ------------------------------------------------------------------ tables
     def create(
@@ -106,26 +110,48 @@ class TableService:
         self.store.create_table(table, rows, FightRow(str(path), start.model_dump_json(), seed))
         return table, rows
 
-    def seat(self, table_id: str, token: str | None) -> Seat:
+    def _table(self, table_id: str) -> tuple[TableRow, list[SeatRow]]:
+        """The table and its seats, read again from the store after TABLE_TTL seconds (another process may
+        have changed them) or after this process changed them."""
+        now = time.monotonic()
+        with self._guard:
+            hit = self._tables.get(table_id)
+        if hit is not None and now - hit[0] < TABLE_TTL:
+            return hit[1], hit[2]
         table = self.store.table(table_id)
-        if table is None or not token:
-            raise NotFound("no such table, or no token")
+        if table is None:
+            raise NotFound("no such table")
+        seats = self.store.seats(table_id)
+        with self._guard:
+            self._tables[table_id] = (now, table, seats)
+        return table, seats
+
+    def forget(self, table_id: str) -> None:
+        with self._guard:
+            self._tables.pop(table_id, None)
+
+    def seat(self, table_id: str, token: str | None) -> Seat:
+        table, seats = self._table(table_id)
+        if not token:
+            raise NotFound("no token")
         if secrets.compare_digest(token, table.gm_token):
             return Seat(table_id, "GM", None, ())
-        for s in self.store.seats(table_id):
+        for s in seats:
             if secrets.compare_digest(token, s.token):
                 return Seat(table_id, s.name, s.side, s.combatants)
         raise NotFound("this link opens no seat at this table")
 
     def settings(self, table_id: str) -> dict[str, Any]:
-        table = self.store.table(table_id)
-        if table is None:
-            raise NotFound("no such table")
-        return table.settings
+        return self._table(table_id)[0].settings
+
+    def set_settings(self, table_id: str, settings: dict[str, Any]) -> None:
+        self._table(table_id)
+        self.store.set_settings(table_id, settings)
+        self.forget(table_id)
 
     def assign(self, table_id: str, seat_name: str, combatants: Sequence[str]) -> SeatRow:
         state = self.live(table_id).state
-        seat = next((s for s in self.store.seats(table_id) if s.name == seat_name), None)
+        seat = next((s for s in self._table(table_id)[1] if s.name == seat_name), None)
         if seat is None:
             raise NotFound(f"no seat {seat_name!r}")
         sides = {state.get(cid).side for cid in combatants}
@@ -133,6 +159,7 @@ class TableService:
             raise CommandError("combatants", "combatants of one side")
         row = SeatRow(seat.name, seat.token, sides.pop() if sides else seat.side, tuple(combatants))
         self.store.set_seat(table_id, row)
+        self.forget(table_id)
         return row
 
     # ------------------------------------------------------------------ the fight
@@ -141,11 +168,14 @@ class TableService:
             return self._locks.setdefault(table_id, threading.Lock())
 
     def live(self, table_id: str) -> LiveFight:
+        """The fight in memory, caught up with what other processes recorded (PostgreSQL: SQLite serves one
+        process, and a command catches up before it runs anyway)."""
         with self._lock(table_id):
             fight = self._fights.get(table_id)
             if fight is None:
+                self._table(table_id)  # an unknown table is a 404
                 fight = self._fights[table_id] = LiveFight.load(self.store, table_id)
-            else:
+            elif not self.store.is_sqlite:
                 fight.catch_up(self.store)
             return fight
 
