@@ -329,6 +329,15 @@ def _register_chase() -> None:
 
 _register_chase()
 
+
+def _register_table() -> None:
+    from sftactics.table.cli import serve_cmd
+
+    app.command("serve")(serve_cmd)
+
+
+_register_table()
+
 import_app = typer.Typer(help="Import creatures from other tools.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
 

@@ -53,7 +53,7 @@ BackendOpt = Annotated[str, typer.Option(help="local (this machine's cores) or d
 SchedulerOpt = Annotated[
     str | None, typer.Option(help="address of a Dask scheduler (dask backend); none: a local cluster")
 ]
-PolicyOpt = Annotated[str, typer.Option(help="policy of every side: tactical, simple or engine")]
+PolicyOpt = Annotated[str, typer.Option(help="policy of every side: tactical, simple, veteran or engine")]
 SidePolicyOpt = Annotated[list[str] | None, typer.Option("--side-policy", help="SIDE=POLICY for one side (repeatable)")]
 RoundsOpt = Annotated[int, typer.Option(min=1, help="the GM ends a fight after this many rounds (a draw)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the results as JSON")]
