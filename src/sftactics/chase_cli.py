@@ -44,7 +44,7 @@ def chase_cmd(
     from sftactics.io.files import read_data
 
     if scenario.suffix.lower() == ".jsonl":  # a saved chase: replayed from its events, then any commands
-        fight = ChaseFight.load(scenario, _dice(seed, dice))
+        fight = ChaseFight.load(scenario, _dice(seed, dice) if seed is not None or dice else None)
     else:
         fight = ChaseFight(load_chase(scenario), _dice(seed, dice), seed=None if dice else _seed(seed))
     if commands is not None:

@@ -478,3 +478,18 @@ def test_the_gm_brings_back_a_vehicle_that_escaped() -> None:
     do_all(fight, [{"type": "rejoin", "vehicle": "cycle1", "zone": 0}])
     assert fight.state.chase.get("cycle1").status == "in" and fight.state.chase.get("cycle1").zone == 0
     assert "(GM) [CHS-22]" in fight.all_events()[-1].lines[0]
+
+
+def test_a_loaded_seeded_chase_continues_the_same_dice_stream(tmp_path: Path) -> None:
+    fight = ChaseFight(load_chase(SAMPLE), SeededDice(11), seed=11)
+    do_all(fight, ROUND_ONE[:3])
+    path = tmp_path / "c.jsonl"
+    fight.save(path)
+    again = ChaseFight.load(path)  # seeded with the log's seed, moved past the dice it rolled
+    do_all(fight, ROUND_ONE[3:5])
+    do_all(again, ROUND_ONE[3:5])
+    assert again.state == fight.state
+    assert [e.dice for e in again.all_events()] == [e.dice for e in fight.all_events()]
+    again.undo()
+    do_all(again, ROUND_ONE[4:5])
+    assert again.state == fight.state  # undo after loading rewinds to the same dice

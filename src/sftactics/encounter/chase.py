@@ -23,7 +23,7 @@ from typing import Any
 from sftactics.core.breakdown import Term
 from sftactics.core.check import CheckResult
 from sftactics.core.errors import RuleViolation, SftError
-from sftactics.dice.source import DiceSource
+from sftactics.dice.source import DEFAULT_SEED, DiceSource, DieRoll, SeededDice
 from sftactics.encounter.chase_commands import (
     CHASE_COMMANDS,
     BeginChase,
@@ -464,24 +464,50 @@ class ChaseFight:
                 f.write(json.dumps(row) + "\n")
 
     @classmethod
-    def load(cls, path: Path, dice: DiceSource) -> ChaseFight:
-        """A saved chase, replayed from its events (no dice rolled); ``dice`` serve the commands to come."""
+    def load(cls, path: Path, dice: DiceSource | None = None) -> ChaseFight:
+        """A saved chase, replayed from its events (no rules run). ``dice`` serve the commands to come (default:
+        seeded with the log's seed); they are moved past every die the log rolled, so a seeded stream continues
+        where it stopped and undo finds the same dice."""
         from sftactics.core.errors import FileFormatError
 
         try:
             rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
             start = ChaseEncounter.model_validate(rows[0]["start"])
-            fight = cls(start, dice, seed=rows[0].get("seed"))
+            seed = rows[0].get("seed")
+            src = dice if dice is not None else SeededDice(seed if isinstance(seed, int) else DEFAULT_SEED)
+            fight = cls(start, src, seed=seed if isinstance(seed, int) else None)
             for row in rows[1:]:
                 cmd = CHASE_COMMANDS.validate_python(row["command"])
                 events = [ChaseEvent.model_validate(e) for e in row["events"]]
-                fight._snaps.append((fight.state, dice.snapshot()))
+                fight._snaps.append((fight.state, src.snapshot()))
+                _catch_up(src, [d for e in events for d in e.dice])
                 fight.log.append((cmd, events))
                 if events:
                     fight.state = events[-1].after
-        except (OSError, ValueError, KeyError, IndexError) as e:
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
             raise FileFormatError(str(path), "", f"a saved chase log ({e})") from None
         return fight
+
+
+def saved_seed(path: Path) -> int | None:
+    """The seed in a saved chase's header (None if it has none or cannot be read)."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            head = json.loads(f.readline() or "{}")
+    except (OSError, ValueError):
+        return None
+    seed = head.get("seed") if isinstance(head, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
+def _catch_up(dice: DiceSource, rolled: Sequence[dict[str, Any]]) -> None:
+    """Move a dice source past dice a saved log rolled: a seeded stream rolls them again (same sides, same
+    stream); any other source records them."""
+    if isinstance(dice, SeededDice):
+        for d in rolled:
+            dice.die(int(d["sides"]), str(d.get("purpose", "")))
+    else:
+        dice.history.extend(DieRoll(int(d["sides"]), int(d["result"]), str(d.get("purpose", ""))) for d in rolled)
 
 
 def narrate(events: Sequence[ChaseEvent], *, brief: bool = False) -> list[str]:
@@ -499,4 +525,4 @@ def narrate(events: Sequence[ChaseEvent], *, brief: bool = False) -> list[str]:
     return out
 
 
-__all__ = ["ChaseFight", "narrate", "result_lines", "step"]
+__all__ = ["ChaseFight", "narrate", "result_lines", "saved_seed", "step"]

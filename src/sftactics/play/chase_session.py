@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sftactics.core.errors import SftError
-from sftactics.encounter.chase import ChaseFight, narrate
+from sftactics.encounter.chase import ChaseFight, narrate, saved_seed
 from sftactics.encounter.chase_commands import (
     BeginChase,
     BoardCmd,
@@ -91,8 +91,11 @@ class ChaseSession:
         from sftactics.play.session import TableDice
 
         holder: list[ChaseSession] = []
+        saved = path.suffix.lower() == ".jsonl"
+        if saved:
+            seed = saved_seed(path) or seed  # a saved chase keeps its own seed
         dice = TableDice(seed, lambda sides, purpose: holder[0]._ask_die(sides, purpose), manual=physical)
-        if path.suffix.lower() == ".jsonl":
+        if saved:
             fight = ChaseFight.load(path, dice)
         else:
             from sftactics.io.chase_scenario import load_chase
