@@ -389,6 +389,25 @@ def _register_query() -> None:
 
 _register_query()
 
+
+def _register_chase() -> None:
+    from sftactics.chase_cli import chase_cmd, travel_cmd
+
+    app.command("chase")(chase_cmd)
+    app.command("travel")(travel_cmd)
+
+
+_register_chase()
+
+
+def _register_table() -> None:
+    from sftactics.table.cli import serve_cmd
+
+    app.command("serve")(serve_cmd)
+
+
+_register_table()
+
 import_app = typer.Typer(help="Import creatures from other tools.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
 
@@ -411,19 +430,21 @@ def schema_cmd(
     what: Annotated[
         str,
         typer.Argument(
-            help="statblock, scenario, statblock2e, scenario2e or events (JSON Schema); options, conditions or "
+            help="statblock, scenario, statblock2e, scenario2e, chase or events (JSON Schema); options, conditions or "
             "commands (Markdown)"
         ),
     ],
 ) -> None:
     """Print a reference document generated from the code."""
     from sftactics.io import reference as ref
+    from sftactics.io.chase_scenario import chase_schema
 
     docs = {
         "statblock": ref.statblock_schema,
         "scenario": ref.scenario_schema,
         "statblock2e": ref.statblock2e_schema,
         "scenario2e": ref.scenario2e_schema,
+        "chase": chase_schema,
         "events": ref.events_schema,
         "options": ref.options_markdown,
         "conditions": ref.conditions_markdown,

@@ -171,7 +171,7 @@ def load_scenario(path: str | Path) -> Encounter:
         from sftactics.io.scenario2e import load_scenario2e
 
         return load_scenario2e(p)
-    scen = load_model(p, ScenarioFile)
+    scen = load_model(p, ScenarioFile, prepare=lambda data: _not_a_chase(data, p))
     return build_encounter(scen, p)
 
 
@@ -182,6 +182,13 @@ def is_sf2e(path: Path) -> bool:
     except SftError:
         return False
     return isinstance(data, dict) and data.get("ruleset") == "sf2e"
+
+
+def _not_a_chase(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    if data.get("kind") == "chase":
+        raise FileFormatError(str(path), "kind", "a grid scenario; this is a vehicle chase: use sftactics chase, "
+                              "play or simulate (docs/vehicles.md)")  # fmt: skip
+    return data
 
 
 def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:

@@ -444,6 +444,15 @@ class TacticalPolicy:
         able = allies(state, side)
         return bool(able) and all(c.id in self.retreating for c in able)
 
+    # ------------------------------------------------------------ hooks for a policy built on this one
+    def extra_plans(self, t: _Turn, stay_cost: float, aoo_here: float) -> list[_Plan]:
+        """More options for the turn ``t`` (``sim.veteran``); the tactical policy has none, so the compiled
+        kernel plays it."""
+        return []
+
+    def chose(self, cid: str, plan: _Plan) -> None:
+        """``cid`` carried out ``plan`` (``sim.veteran`` remembers readied actions)."""
+
     # ------------------------------------------------------------ a turn
     def __call__(self, fight: Fight, cid: str) -> None:
         _resolve_start(fight, cid, keep_reserve=True)
@@ -477,6 +486,8 @@ class TacticalPolicy:
             t = _Turn(self, fight.state, cid)
         plan = t.best_plan()
         done = self._execute(fight, plan)
+        if done:
+            self.chose(cid, plan)
         if plan.target is not None and done:
             self.focus[t.me.side] = plan.target
         if not done and plan.label == "charge" and _my_turn(fight, cid):
@@ -1163,6 +1174,7 @@ class _Turn:
         offensive = [p for p in plans if p.target is not None or p.label.endswith("grenade")]
         if not offensive:
             plans += self.approach_plans(can_full, can_move)
+        plans += self.pol.extra_plans(self, stay_cost, self.aoo_cost(here_threat))  # other policies' options
         if not plans:
             return _Plan(0.0, [], "nothing")
         return max(plans, key=lambda p: (p.value, -len(p.commands)))
@@ -1302,9 +1314,16 @@ class _Turn:
 
 
 # ---------------------------------------------------------------- registry
+def _veteran(morale: Morale) -> Policy:
+    from sftactics.sim.veteran import VeteranPolicy  # it builds on this module
+
+    return VeteranPolicy(morale=morale)
+
+
 POLICIES: dict[str, Callable[..., Policy]] = {
     "simple": SimplePolicy,
     "tactical": TacticalPolicy,
+    "veteran": lambda morale=DEFAULT_MORALE: _veteran(morale),
     "engine": lambda morale=None: engine_simple,  # no morale: the engine's own policy, as ``sftactics run`` plays it
 }
 
@@ -1314,7 +1333,7 @@ def policy_names() -> list[str]:
 
 
 def make_policy(name: str, morale: Morale = DEFAULT_MORALE) -> Policy:
-    """A fresh policy by name (``simple``, ``tactical``, ``engine``) with the side's ``morale``
+    """A fresh policy by name (``simple``, ``tactical``, ``veteran``, ``engine``) with the side's ``morale``
     (``sim.morale``; the engine policy has none)."""
     try:
         factory = POLICIES[name]
