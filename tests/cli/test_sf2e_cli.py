@@ -128,3 +128,8 @@ def test_the_same_seed_gives_the_same_2e_bytes_in_any_process() -> None:
         assert r.returncode == 0, r.stderr
         outs.append(r.stdout)
     assert outs[0] == outs[1]
+
+
+def test_sweep_says_it_varies_1e_scenarios() -> None:
+    r = run_main("sweep", str(SCENARIOS[1]), "--vary", "party_level=2,3", "--runs", "2")
+    assert r.returncode == 2 and "1st-edition scenario" in r.stderr + r.stdout

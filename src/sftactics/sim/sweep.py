@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sftactics.core.errors import SftError
+from sftactics.core.errors import FileFormatError, SftError
 from sftactics.encounter.state import Encounter
 from sftactics.io.files import load_model
 from sftactics.io.scenario import CombatantEntry, ScenarioFile, build_encounter, side_morale
@@ -82,6 +82,11 @@ class Variation:
 
 
 def load_scenario_file(path: str | Path) -> ScenarioFile:
+    from sftactics.io.scenario import is_sf2e
+
+    if is_sf2e(Path(path)):
+        raise FileFormatError(str(path), "ruleset", "a 1st-edition scenario: sweep varies 1E parties and foes "
+                              "(simulate plays a 2E one)")  # fmt: skip
     return load_model(Path(path), ScenarioFile)
 
 
