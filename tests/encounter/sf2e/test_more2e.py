@@ -109,3 +109,35 @@ def test_a_death_effect_kills_at_0_hp_unless_the_creature_is_immune_to_death_eff
     assert body(f, "Hero").creature.dead
     ally = body(f, "Ally").creature
     assert not ally.dead and ally.hp == 0 and ally.dying == 1
+
+
+def test_the_shared_verbs_become_the_2e_actions_at_the_table() -> None:
+    from sftactics.encounter.commands import Attack, GuardedStep, Move
+    from sftactics.encounter.sf2e.table2e import for_ruleset
+    from tests.encounter.helpers import duo
+
+    f = started(encounter2e(hero(initiative=20), beast(initiative=10)), [])
+    assert for_ruleset(f.state, Attack(actor="Hero", target="Beast", weapon="knife")).type == "strike"
+    assert for_ruleset(f.state, Move(actor="Hero", to=(3, 3))).type == "stride"
+    assert for_ruleset(f.state, GuardedStep(actor="Hero", to=(2, 2))).type == "step_2e"
+    one = Attack(actor="Tess", target="Ksarik")
+    assert for_ruleset(duo(), one) is one
+
+
+@pytest.mark.rule("E2-31", "E2-33")
+def test_with_the_option_an_npc_goes_dying_and_rolls_recovery_checks() -> None:
+    # hammer +11: d20 15 = 26 vs 14, critical success; (1d8 8 + 4) x 2 = 24 > 20: dying 2 (a critical hit);
+    # it now acts just before the Hero, from round 2: recovery check DC 12, d20 20: critical success, dying 0:
+    # unconscious, wounded 1
+    enc = encounter2e(hero(initiative=20), beast(initiative=10), beast("Other", at=(8, 5), initiative=5),
+                      options={"npc_dies_at_zero": False})  # fmt: skip
+    f = started(enc, [15, 8, 20])
+    f.do({"type": "strike", "actor": "Hero", "target": "Beast", "weapon": "hammer"})
+    b = body(f, "Beast").creature
+    assert (b.dead, b.dying) == (False, 2)
+    assert f.state.timeline.order == ("Beast", "Hero", "Other")
+    f.do({"type": "end_turn", "actor": "Hero"})
+    f.do({"type": "end_turn", "actor": "Other"})
+    b = body(f, "Beast").creature
+    assert (b.dying, b.wounded, b.unconscious) == (0, 1, True)
+    assert f.state.timeline.turn == "Hero"
