@@ -2,7 +2,8 @@
 
 On its turn a combatant Seeks once when every foe is hidden from it, Strikes the nearest foe it perceives with
 the first of its Strikes that reaches (a melee fighter first Strides into reach), Strides toward it when none
-does, and spends its three actions so; then ends its turn. It only proposes commands: the engine decides.
+does, and spends its three actions so, except that it Takes Cover rather than make a third attack when it has
+cover against that foe; then ends its turn. It only proposes commands: the engine decides.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from sftactics.encounter import space
 from sftactics.encounter.commands import EndTurn
 from sftactics.encounter.engine import Fight, pending
 from sftactics.encounter.policy import _approach, try_command
-from sftactics.encounter.sf2e.commands2e import Seek, Stride, Strike
+from sftactics.encounter.sf2e.commands2e import Seek, Stride, Strike, TakeCover
 from sftactics.encounter.state import Combatant, Encounter
+from sftactics.grid.cover import CoverKind
 
 
 def _foes(state: Encounter, me: Combatant) -> tuple[list[Combatant], list[Combatant]]:
@@ -25,6 +27,17 @@ def _foes(state: Encounter, me: Combatant) -> tuple[list[Combatant], list[Combat
         state_ = c.body2e.unseen_by.get(me.id)
         (seen if state_ in (None, "hidden") else unseen).append(c)
     return seen, unseen
+
+
+def _behind_cover(state: Encounter, me: Combatant, foe: Combatant) -> bool:
+    """Whether ``me`` has some cover against ``foe``'s ranged attacks (what Take Cover improves, E2-68)."""
+    if me.body2e is None or me.body2e.cover_taken:
+        return False
+    fa, fb = space.footprint(foe), space.footprint(me)
+    if fa is None or fb is None:
+        return False
+    found = space.cover_between(state, foe, fa, fb, melee=False, explain=False, target_id=me.id)
+    return found is not None and found.kind not in (CoverKind.NONE, CoverKind.TOTAL)
 
 
 def simple2e(fight: Fight, cid: str) -> None:
@@ -50,6 +63,8 @@ def simple2e(fight: Fight, cid: str) -> None:
             dist = space.distance_ft(me, target) or 0
             if dest is not None and dist > strikes[0].reach_ft and try_command(fight, Stride(actor=cid, to=dest)):
                 continue
+        if me.body2e.attacks >= 2 and _behind_cover(s, me, target) and try_command(fight, TakeCover(actor=cid)):
+            continue  # a third shot at -10 is worth less than the better cover
         if any(try_command(fight, Strike(actor=cid, target=target.id, weapon=w.name)) for w in strikes):
             continue
         dest = _approach(s, me.model_copy(update={"diagonals": 0}), target)
