@@ -141,3 +141,13 @@ def test_with_the_option_an_npc_goes_dying_and_rolls_recovery_checks() -> None:
     b = body(f, "Beast").creature
     assert (b.dying, b.wounded, b.unconscious) == (0, 1, True)
     assert f.state.timeline.turn == "Hero"
+
+
+@pytest.mark.rule("E2-72", "E2-17")
+def test_a_hero_point_rerolls_a_failed_basic_save() -> None:
+    # 2d6 fire [3, 3] = 6; Reflex +7: d20 3 = 10 vs DC 15, failure; the Hero Point: d20 9 = 16, success: half, 3
+    f = started(encounter2e(hero(initiative=20), beast(initiative=10)), [3, 3, 3, 9])
+    f.do({"type": "basic_save", "targets": ["Hero"], "dc": 15, "damage": "2d6", "damage_type": "fire",
+          "hero_point": ["Hero"]})  # fmt: skip
+    h = body(f, "Hero").creature
+    assert (h.hp, h.hero_points) == (37, 0)

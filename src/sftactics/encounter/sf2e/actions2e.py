@@ -36,6 +36,7 @@ from sftactics.sf2e.damage import basic_save_damage, damage, mitigate, roll_dama
 from sftactics.sf2e.defenses import Save, initiative_after_knockout, perception, saving_throw, statistic
 from sftactics.sf2e.defenses import attribute_term as attr_term
 from sftactics.sf2e.degrees import Degree
+from sftactics.sf2e.hero_points import reroll_with_hero_point
 from sftactics.sf2e.injury import apply_damage
 from sftactics.sf2e.modifiers import dc_from
 from sftactics.sf2e.movement import Cover2e, cover_bonus, cover_from_grid, flanks, speed_for
@@ -346,11 +347,15 @@ def basic_save(tx: Tx, cmd: c2.BasicSave) -> None:
         b = body(tx.state, name)
         if b.creature.dead:
             continue
-        chk = saving_throw(b.creature, Save(cmd.save), cmd.dc, tx.dice, options=opts)
+        creature = b.creature
+        chk = saving_throw(creature, Save(cmd.save), cmd.dc, tx.dice, options=opts)
+        if name in cmd.hero_point and not chk.succeeded and creature.hero_points:
+            spent = reroll_with_hero_point(creature, chk, tx.dice, options=opts)
+            chk, creature = spent.check, spent.creature
         tx.emit(Check2eMade(id=name, what=f"basic {cmd.save} save against {cmd.source} (E2-17)", check=check2e(chk)))
         taken = basic_save_damage(rolled, chk.degree, options=opts)
-        out = mitigate(taken, b.creature, options=opts)
-        hurt = apply_damage(b.creature, out.total, critical_failure_save=chk.degree is Degree.CRITICAL_FAILURE,
+        out = mitigate(taken, creature, options=opts)
+        hurt = apply_damage(creature, out.total, critical_failure_save=chk.degree is Degree.CRITICAL_FAILURE,
                             death_effect=cmd.death_effect, types=out.types_dealt, cause=cmd.source,
                             options=opts)  # fmt: skip
         after = hurt.creature

@@ -100,3 +100,6 @@ class BasicSave(_Cmd):
     damage_type: DamageTypeName
     persistent: str | None = Field(None, max_length=40)
     death_effect: bool = Field(False, description="a death effect: a creature it takes to 0 HP dies (E2-38)")
+    hero_point: tuple[Name, ...] = Field(
+        (), description="targets that spend a Hero Point to reroll a failed save, keeping the second result (E2-72)"
+    )
