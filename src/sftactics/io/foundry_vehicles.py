@@ -1,8 +1,8 @@
 """Foundry VTT Starfinder (``sfrpg``) vehicle actors into :class:`VehicleStat` (VEH-02, X-14).
 
 :func:`vehicle_from_foundry` converts already-parsed JSON (a dict) and reports every interpretation as a
-:class:`VehicleNote`; :func:`load_foundry_vehicle` reads one file; ``sftactics import foundry`` writes vehicle actors as vehicle stat-block YAML
-(:func:`vehicle_yaml`) and scenarios read them through :func:`load_foundry_vehicle`.
+:class:`VehicleNote`; :func:`load_foundry_vehicle` reads one file; ``sftactics import foundry`` writes vehicle actors as
+vehicle stat-block YAML (:func:`vehicle_yaml`) and scenarios read them (``sftactics.io.vehicles``).
 
 Field mapping (``system`` is the actor's ``system`` object)::
 
@@ -428,8 +428,6 @@ def load_foundry_vehicle(path: str | Path, *, overrides: Mapping[str, Any] | Non
     return vehicle_from_foundry(data, source=str(p), overrides=overrides)
 
 
-
-
 def vehicle_yaml(stat: VehicleStat, source: str = "", notes: Sequence[str] = ()) -> str:
     """The YAML written for an imported vehicle: a header saying where it came from and what the importer did,
     then the stat block (which loads back with ``sftactics.io.vehicles.load_vehicle``)."""
@@ -441,7 +439,8 @@ def vehicle_yaml(stat: VehicleStat, source: str = "", notes: Sequence[str] = ())
     if source:
         lines.append(f"# {stat.name}: imported from Foundry VTT (sfrpg) {Path(source.split('[')[0]).name} "
                      "by `sftactics import foundry`.")  # fmt: skip
-        lines.append("# Game content: Open Game Content (OGL 1.0a), from the Foundry VTT Starfinder system's compendium.")
+        lines.append("# Game content: Open Game Content (OGL 1.0a), from the Foundry VTT Starfinder system's "
+                     "compendium.")  # fmt: skip
     if notes:
         lines.append("# Importer notes (check the printed stat block, e.g. its attack penalties):")
         lines += [f"#   {n}" for n in notes]
