@@ -432,6 +432,10 @@ def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
 def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
     from sftactics.encounter import perception, thrown
 
+    if cmd.target in tx.state.vehicles:  # an attack on a vehicle (VEH-02, VEH-32)
+        from sftactics.encounter.driving import do_attack_vehicle
+
+        return do_attack_vehicle(tx, cmd, ctx)
     c = _actor(tx, cmd.actor, ctx)
     weapon = _weapon(c, cmd.weapon)
     slot = _slot(tx, c, "standard", "an attack", ctx)
@@ -1031,6 +1035,9 @@ GM_TOOLBOX = (
 #: checks and hazards the GM calls for, and smothering flames (gm_checks.py)
 GM_CHECKS = ("area_effect", "check", "stability_check", "smother")
 
+#: vehicles in a grid fight: pilot actions, boarding, mounted weapons (driving.py)
+DRIVING = ("drive", "race", "ram", "run_over", "pilot", "board", "disembark", "fire_vehicle_weapon")
+
 HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "begin": do_begin,
     "attack": do_attack,
@@ -1079,4 +1086,5 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     **{name: _lazy(f"do_{name}", "gm") for name in GM_TOOLBOX},
     **{name: _lazy(f"do_{name}", "gm_checks") for name in GM_CHECKS},
     "impose_cover": _lazy("do_impose_cover", "gm_setup"),
+    **{name: _lazy(f"do_{name}", "driving") for name in DRIVING},
 }
