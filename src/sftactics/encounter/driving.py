@@ -18,6 +18,7 @@ happened as events (``VehicleMoved``, ``VehicleChanged``, ``CheckMade``, ``Attac
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from sftactics.core.breakdown import Term
@@ -118,7 +119,7 @@ def _emit_path(tx: Tx, vid: str, path: list[Footprint], cost: int, new: Vehicle,
 def _cost(path: list[Footprint]) -> int:
     diag = 0
     total = 0
-    for a, b in zip(path, path[1:], strict=False):
+    for a, b in itertools.pairwise(path):
         if a.x != b.x and a.y != b.y:
             diag += 1
             total += 10 if diag % 2 == 0 else 5
@@ -514,6 +515,20 @@ def do_run_over(tx: Tx, cmd: RunOver, ctx: Ctx) -> None:
         _wrecked(tx, fv.id)
 
 
+_PILOT_RULES = {
+    "start": "VEH-16",
+    "stop": "VEH-22",
+    "stop_short": "VEH-17",
+    "take_control": "VEH-18",
+    "relinquish": "VEH-21",
+    "engage_autopilot": "VEH-20",
+    "disengage_autopilot": "VEH-20",
+    "set_destination": "VEH-27",
+    "engage_autocontrol": "VEH-19",
+    "disengage_autocontrol": "VEH-19",
+}
+
+
 def do_pilot(tx: Tx, cmd: Pilot, ctx: Ctx) -> None:
     """The other pilot actions (VEH-16..22, VEH-27)."""
     action = "stop" if cmd.action == "hover" else cmd.action
@@ -553,9 +568,7 @@ def do_pilot(tx: Tx, cmd: Pilot, ctx: Ctx) -> None:
         res = P.engage_autocontrol(v)
     else:
         res = P.disengage_autocontrol(v, c.creature)
-    rules = {"start": "VEH-16", "stop": "VEH-22", "stop_short": "VEH-17", "take_control": "VEH-18",
-             "relinquish": "VEH-21", "engage_autopilot": "VEH-20", "disengage_autopilot": "VEH-20",
-             "set_destination": "VEH-27", "engage_autocontrol": "VEH-19", "disengage_autocontrol": "VEH-19"}  # fmt: skip
+    rules = _PILOT_RULES
     _pay(tx, c, action, rules[action], ctx, slot)
     new = res.vehicle
     if action in ("take_control", "disengage_autopilot", "disengage_autocontrol"):

@@ -89,8 +89,8 @@ def add_vehicles(entries: tuple[VehicleEntry, ...], enc: Encounter, path: Path) 
         fp = Footprint(e.at[0], e.at[1], stat.side_squares)
         if grid is not None:
             if not grid.fits(fp):
-                raise FileFormatError(name, f"{where}.at", f"a space on the {grid.width}x{grid.height} map for "
-                                                           f"{vid} ({stat.side_squares}x{stat.side_squares})")  # fmt: skip
+                side = stat.side_squares
+                raise FileFormatError(name, f"{where}.at", f"a space on the map for {vid} ({side}x{side} squares)")
             for sq in fp.squares:
                 if grid.features(sq) & (Feature.SOLID | Feature.COVER | Feature.IMPASSABLE):
                     raise FileFormatError(name, f"{where}.at", f"open ground for {vid}; {sq[0]},{sq[1]} is not")
