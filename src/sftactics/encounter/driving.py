@@ -492,6 +492,9 @@ def do_run_over(tx: Tx, cmd: RunOver, ctx: Ctx) -> None:
             raise RuleViolation("VEH-13", f"a run over ends on a free space, not on a creature ({end.x},{end.y})")
         distance = _cost(path)
         victims = [tx.state.combatants[k].creature for k in swept(path[1:], small)]
+        if not victims:
+            raise RuleViolation("VEH-13", f"no creature two or more sizes smaller than {fv.id} lies on that path "
+                                          "(drive or race to move without running anyone over)")  # fmt: skip
     else:
         victims = []
     res = P.run_over(v, c.creature, victims, tx.dice, distance_ft=distance, options=opts)
