@@ -56,8 +56,12 @@ def veh(f: Fight) -> Vehicle:
 
 @pytest.mark.rule("VEH-15", "VEH-05", "VEH-28")
 def test_drive_moves_vehicle_and_rider_then_rider_shoots_with_the_penalty() -> None:
-    f, text = run(setup(), [15, 3], {"type": "drive", "actor": "Tess", "to": [6, 2], "heading": "S"},
-                  {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"})
+    f, text = run(
+        setup(),
+        [15, 3],
+        {"type": "drive", "actor": "Tess", "to": [6, 2], "heading": "S"},
+        {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"},
+    )
     v = veh(f)
     assert v.state.position == (6, 2) and v.state.heading == "S" and v.state.moving
     assert f.state.get("Tess").position == (6, 2)
@@ -70,8 +74,9 @@ def test_drive_moves_vehicle_and_rider_then_rider_shoots_with_the_penalty() -> N
 
 @pytest.mark.rule("VEH-28")
 def test_no_attack_penalty_while_stopped() -> None:
-    f, text = run(setup(), [15, 3],
-                  {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"})
+    f, text = run(
+        setup(), [15, 3], {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"}
+    )
     assert "attacking from Cycle" not in "\n".join(text)
 
 
@@ -158,8 +163,13 @@ def test_run_over_goes_around_a_medium_creature_and_is_refused_with_nobody_to_ru
 def test_knocked_out_pilot_leaves_the_vehicle_uncontrolled_and_it_rolls_on() -> None:
     al = combatant("Al", "party", pc(name="Al"), position=(2, 6), initiative=5)
     enc = setup(al, combatant("Ksarik", "aliens", npc(), position=(20, 5), initiative=10))
-    f, text = run(enc, [], {"type": "drive", "actor": "Tess", "to": [6, 2]},
-                  {"type": "damage", "target": "Tess", "amount": 58}, {"type": "end_turn", "actor": "Tess"})
+    f, text = run(
+        enc,
+        [],
+        {"type": "drive", "actor": "Tess", "to": [6, 2]},
+        {"type": "damage", "target": "Tess", "amount": 58},
+        {"type": "end_turn", "actor": "Tess"},
+    )
     v = veh(f)
     assert v.state.control == "uncontrolled" and v.state.initiative == 20
     assert v.state.position == (6, 2)  # it moved this round under its pilot
@@ -214,8 +224,9 @@ def test_partial_cover_for_riders() -> None:
     assert stat is not None
     trike = Vehicle.fresh(stat, "Cycle", heading="E", position=(2, 2), started=True, pilot="Tess")
     ks = combatant("Ksarik", "aliens", npc(), position=(10, 2), initiative=30)
-    f, text = run(setup(ks, vehicle=trike), [10, 1],
-                  {"type": "attack", "actor": "Ksarik", "target": "Tess", "weapon": "spit"})
+    f, text = run(
+        setup(ks, vehicle=trike), [10, 1], {"type": "attack", "actor": "Ksarik", "target": "Tess", "weapon": "spit"}
+    )
     assert "Tess has partial cover in its vehicle (VEH-33)" in "\n".join(text)
 
 
@@ -236,8 +247,11 @@ def test_board_and_disembark() -> None:
 @pytest.mark.rule("VEH-14")
 def test_boarding_a_moving_vehicle_takes_acrobatics_against_5_plus_kac() -> None:
     al = combatant("Al", "party", pc(name="Al", skills={"acrobatics": 6}), position=(4, 2), initiative=25)
-    enc = setup(al, combatant("Ksarik", "aliens", npc(), position=(20, 5), initiative=10),
-                vehicle=cycle(moving=True, moved_last_round=True, last_action="drive", last_move_ft=20))
+    enc = setup(
+        al,
+        combatant("Ksarik", "aliens", npc(), position=(20, 5), initiative=10),
+        vehicle=cycle(moving=True, moved_last_round=True, last_action="drive", last_move_ft=20),
+    )
     # Acrobatics d20 8 + 6 = 14 < 5 + KAC 12 = 17, by less than 5: Al stays where he was
     f, text = run(enc, [8], {"type": "board", "actor": "Al", "vehicle": "Cycle"})
     assert f.state.vehicles["Cycle"].riders == ("Tess",) and f.state.get("Al").position == (4, 2)
@@ -282,6 +296,7 @@ def test_stop_short_after_a_race() -> None:
 def test_full_speed_penalty_after_racing_last_round() -> None:
     enc = setup(vehicle=cycle(moving=True, moved_last_round=True, raced_last_round=True, last_action="race",
                               last_move_ft=200))  # fmt: skip
-    f, text = run(enc, [15, 3],
-                  {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"})
+    f, text = run(
+        enc, [15, 3], {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"}
+    )
     assert "-2 attacking from Cycle at full speed [VEH-28]" in "\n".join(text)

@@ -278,6 +278,9 @@ def vehicle_aoo(tx: Tx, reactor_id: str, vid: str, *, racing: bool) -> bool:
     if weapon is None:
         return False
     why = f"{vid} moves out of a square it threatens"
+    pilot = V.pilot_of(s, fv)
+    if s.vehicle_options.vehicle_aoo_target == "pilot" and pilot is not None:
+        return reactions.attack_of_opportunity(tx, reactor_id, pilot.id, f"{why} (option vehicle_aoo_target)")
     if tx.decide is not None and not tx.decide(s, reactor_id, proxy.id, why):
         tx.emit(Note(text=f"{reactor_id} lets {vid} go: no attack of opportunity", rule="AOO-13"))
         return False

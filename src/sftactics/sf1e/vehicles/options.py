@@ -64,6 +64,12 @@ class VehicleOptions(BaseModel):
         "'ignored' reproduces the sample chase, where a 2-point and a 5-point hit wreck a 7-HP enercycle of "
         "hardness 5.",
     )
+    vehicle_aoo_target: Literal["vehicle", "pilot"] = Field(
+        "vehicle",
+        description="VEH-15 / AOO-13: an attack of opportunity provoked by a driving or racing vehicle strikes the "
+        "vehicle (its EAC or KAC, +2 while racing, VEH-10: 'vehicle'), or its pilot ('pilot'; the pilot's own "
+        "cover from the vehicle applies). The text says the vehicle provokes without saying whom the attack hits.",
+    )
     terrain_size: Literal["colossal", "never"] = Field(
         "colossal",
         description="VEH-33: vehicles of this size or larger count as terrain for spells and abilities unless the "
