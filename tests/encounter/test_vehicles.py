@@ -74,7 +74,7 @@ def test_drive_moves_vehicle_and_rider_then_rider_shoots_with_the_penalty() -> N
 
 @pytest.mark.rule("VEH-28")
 def test_no_attack_penalty_while_stopped() -> None:
-    f, text = run(
+    _f, text = run(
         setup(), [15, 3], {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"}
     )
     assert "attacking from Cycle" not in "\n".join(text)
@@ -224,7 +224,7 @@ def test_partial_cover_for_riders() -> None:
     assert stat is not None
     trike = Vehicle.fresh(stat, "Cycle", heading="E", position=(2, 2), started=True, pilot="Tess")
     ks = combatant("Ksarik", "aliens", npc(), position=(10, 2), initiative=30)
-    f, text = run(
+    _f, text = run(
         setup(ks, vehicle=trike), [10, 1], {"type": "attack", "actor": "Ksarik", "target": "Tess", "weapon": "spit"}
     )
     assert "Tess has partial cover in its vehicle (VEH-33)" in "\n".join(text)
@@ -296,7 +296,7 @@ def test_stop_short_after_a_race() -> None:
 def test_full_speed_penalty_after_racing_last_round() -> None:
     enc = setup(vehicle=cycle(moving=True, moved_last_round=True, raced_last_round=True, last_action="race",
                               last_move_ft=200))  # fmt: skip
-    f, text = run(
+    _f, text = run(
         enc, [15, 3], {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"}
     )
     assert "-2 attacking from Cycle at full speed [VEH-28]" in "\n".join(text)
