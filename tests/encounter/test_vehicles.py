@@ -19,6 +19,8 @@ from sftactics.encounter.commands import parse_command
 from sftactics.encounter.engine import Fight
 from sftactics.encounter.events import replay
 from sftactics.encounter.state import Encounter, FightVehicle
+from sftactics.sf1e.statblock import Weapon
+from sftactics.sf1e.vehicles.statblock import VehicleWeapon
 from sftactics.sf1e.vehicles.state import Vehicle
 from tests.builders import npc, pc
 from tests.encounter.helpers import combatant, encounter
@@ -300,3 +302,79 @@ def test_full_speed_penalty_after_racing_last_round() -> None:
         enc, [15, 3], {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"}
     )
     assert "-2 attacking from Cycle at full speed [VEH-28]" in "\n".join(text)
+
+
+def _gadget_cycle(**state: Any) -> Vehicle:
+    stat = find_vehicle("basic enercycle")
+    assert stat is not None
+    stat = stat.model_copy(update={
+        "systems": stat.systems.model_copy(update={"autopilot": 5, "autocontrol": True}),
+        "weapons": (
+            VehicleWeapon(weapon=Weapon(name="nose laser", category="heavy", damage="1d8 F", range_ft=60),
+                          pilot_controlled=True),
+            VehicleWeapon(weapon=Weapon(name="tail gun", category="heavy", damage="1d6 P", range_ft=60)),
+        ),
+    })  # fmt: skip
+    v = Vehicle.fresh(stat, "Cycle", heading="E", position=(2, 2), started=True, pilot="Tess")
+    return v.with_state(**state) if state else v
+
+
+@pytest.mark.rule("VEH-20", "VEH-27")
+def test_autopilot_drives_toward_its_destination_on_its_count() -> None:
+    enc = setup(vehicle=_gadget_cycle())
+    f, text = run(enc, [], {"type": "pilot", "actor": "Tess", "action": "engage_autopilot"},
+                  {"type": "pilot", "actor": "Tess", "action": "set_destination", "destination": [10, 2]},
+                  {"type": "end_turn", "actor": "Tess"})  # fmt: skip
+    v = veh(f)
+    assert v.state.control == "autopilot" and v.state.position == (6, 2)  # before Ksarik's count 10: 20 ft
+    assert "Cycle's autopilot drives toward 10,2 [VEH-27]" in "\n".join(text)
+    f.do(parse_command({"type": "end_turn", "actor": "Ksarik"}))
+    assert veh(f).state.position == (10, 2) and veh(f).state.destination is None  # round 2, count 20
+
+
+@pytest.mark.rule("VEH-19", "VEH-26")
+def test_autocontrol_repeats_the_last_drive_twice_each_round() -> None:
+    enc = setup(vehicle=_gadget_cycle())
+    f, text = run(enc, [], {"type": "drive", "actor": "Tess", "to": [6, 2]},
+                  {"type": "pilot", "actor": "Tess", "action": "engage_autocontrol"},
+                  {"type": "end_turn", "actor": "Tess"}, {"type": "end_turn", "actor": "Ksarik"})  # fmt: skip
+    v = veh(f)
+    assert v.state.control == "autocontrol" and v.state.position == (14, 2)
+    assert "autocontrol repeats the last drive: two drives of 20 ft at heading E [VEH-26]" in "\n".join(text)
+
+
+@pytest.mark.rule("VEH-29")
+def test_mounted_weapons_pilot_fires_only_those_on_the_controls() -> None:
+    ks = combatant("Ksarik", "aliens", npc(), position=(12, 2), initiative=10)
+    f, text = run(
+        setup(ks, vehicle=_gadget_cycle()),
+        [15, 6],
+        {"type": "fire_vehicle_weapon", "actor": "Tess", "weapon": "nose laser", "target": "Ksarik"},
+    )
+    assert f.state.creature("Ksarik").state.hp == 25 - 6
+    assert "Tess attacks Ksarik with nose laser." in "\n".join(text)
+    before = f.state
+    with pytest.raises(RuleViolation) as e:
+        f.do(parse_command({"type": "fire_vehicle_weapon", "actor": "Tess", "weapon": "tail gun", "target": "Ksarik"}))
+    assert e.value.rule in ("VEH-29", "ACT-02") and f.state == before
+
+
+@pytest.mark.rule("VEH-25", "VEH-24", "VEH-32")
+def test_uncontrolled_vehicle_crashes_into_a_piloted_one_that_fails_to_dodge() -> None:
+    stat = find_vehicle("basic enercycle")
+    assert stat is not None
+    runaway = cycle(control="uncontrolled", pilot=None, moving=True, moved_last_round=True, last_action="drive",
+                    last_move_ft=20, initiative=25)  # fmt: skip
+    other = Vehicle.fresh(stat, "Cycle2", heading="N", position=(6, 2), started=True, pilot="Al")
+    al = combatant("Al", "party", pc(name="Al", skills={"piloting": 5}), position=(6, 2), initiative=5)
+    ks = combatant("Ksarik", "aliens", npc(), position=(20, 5), initiative=10)
+    enc = setup(al, ks, vehicle=runaway, riders=())
+    tess = enc.combatants["Tess"].model_copy(update={"position": (2, 6)})
+    enc = enc.with_combatant(tess)
+    enc = enc.model_copy(update={"vehicles": {**enc.vehicles, "Cycle2": FightVehicle(vehicle=other, riders=("Al",))}})
+    # at count 25 the runaway rolls 15 ft east and meets Cycle2 after 10 ft; Al's Piloting d20 1 + 5 + 2 = 8 does
+    # not beat its collision DC 8: crash, (3 + 4) x 2 = 14 to both, 9 after hardness: both wrecked
+    f, text = run(enc, [1, 3, 4])
+    a, b = veh(f), f.state.vehicles["Cycle2"].vehicle
+    assert a.state.position == (4, 2) and a.wrecked and b.wrecked and b.state.control == "uncontrolled"
+    assert "Cycle crashes: double collision damage (14) to itself and to Cycle2 [VEH-25]" in "\n".join(text)

@@ -499,7 +499,7 @@ def do_run_over(tx: Tx, cmd: RunOver, ctx: Ctx) -> None:
             raise RuleViolation("VEH-13", f"no creature two or more sizes smaller than {fv.id} lies on that path "
                                           "(drive or race to move without running anyone over)")  # fmt: skip
     else:
-        victims = []
+        raise RuleViolation("VEH-13", "a run over needs a map: who is run over depends on the path")
     res = P.run_over(v, c.creature, victims, tx.dice, distance_ft=distance, options=opts)
     _pay(tx, c, "run_over", "VEH-13", ctx, slot)
     saved = [k for k in res.hit if k in tx.state.combatants]

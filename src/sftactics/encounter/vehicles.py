@@ -136,13 +136,14 @@ def blocked_for(state: Encounter, cid: str) -> set[Square]:
 
 
 def spaces_around(state: Encounter, fv: FightVehicle) -> dict[str, Footprint]:
-    """What a vehicle can run into: every creature not riding it (not dead, not fled) and every other vehicle,
-    by name, with its space."""
+    """What a vehicle can run into: every creature on foot (not dead, not fled) and every other vehicle (with its
+    riders), by name, with its space."""
     from sftactics.encounter import space
 
     out: dict[str, Footprint] = {}
+    aboard_any = {r for v in state.vehicles.values() for r in v.riders}  # riders are inside their vehicle's space
     for c in state.combatants.values():
-        if c.id in fv.riders or c.fled or c.creature.has("dead"):
+        if c.id in aboard_any or c.fled or c.creature.has("dead"):
             continue
         fp = space.footprint(c)
         if fp is not None:
