@@ -89,3 +89,10 @@ def test_scenario_errors_name_the_file_and_field(tmp_path: Path) -> None:
         with pytest.raises(FileFormatError) as e:
             load_scenario(bad)
         assert expected in str(e.value) and str(bad) in str(e.value)
+
+
+def test_the_compiled_kernel_refuses_vehicle_fights() -> None:
+    from sftactics.io.scenario import load_scenario
+    from sftactics.sim.kernel.model import unsupported
+
+    assert "vehicles (VEH: piloting, riders and collisions are the engine's)" in unsupported(load_scenario(FIGHTS[0]))

@@ -378,3 +378,24 @@ def test_uncontrolled_vehicle_crashes_into_a_piloted_one_that_fails_to_dodge() -
     a, b = veh(f), f.state.vehicles["Cycle2"].vehicle
     assert a.state.position == (4, 2) and a.wrecked and b.wrecked and b.state.control == "uncontrolled"
     assert "Cycle crashes: double collision damage (14) to itself and to Cycle2 [VEH-25]" in "\n".join(text)
+
+
+@pytest.mark.rule("VEH-23", "ACT-71")
+def test_a_pilot_who_delays_leaves_the_vehicle_uncontrolled_on_the_old_count() -> None:
+    f, text = run(setup(), [], {"type": "delay", "actor": "Tess"})
+    v = veh(f)
+    assert v.state.control == "uncontrolled" and v.state.initiative == 20 and v.state.pilot is None
+    assert "Tess delayed: Cycle is uncontrolled; it keeps initiative count 20 [VEH-23]" in "\n".join(text)
+
+
+@pytest.mark.rule("AOO-13", "VEH-15")
+def test_a_rider_shooting_next_to_a_foe_provokes() -> None:
+    ks = combatant("Ksarik", "aliens", npc(), position=(1, 2), initiative=10, acted=True)
+    # Ksarik's claw first (d20 2: a miss), then Tess's shot (d20 15, 1d6 3)
+    f, text = run(
+        setup(ks),
+        [2, 15, 3],
+        {"type": "attack", "actor": "Tess", "target": "Ksarik", "weapon": "tactical semi-auto pistol"},
+    )
+    assert "Tess provokes an attack of opportunity from Ksarik" in "\n".join(text)
+    assert f.state.get("Ksarik").reaction_used
