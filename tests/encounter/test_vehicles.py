@@ -292,6 +292,9 @@ def test_stop_short_after_a_race() -> None:
     f, text = run(enc, [8], {"type": "pilot", "actor": "Tess", "action": "stop_short"})
     assert not veh(f).state.moving
     assert "17 rounded down to 5 ft = 15 ft less: it stops after 185 ft [VEH-17]" in "\n".join(text)
+    # on the grid it coasts east and stops before the wall at x 29
+    assert veh(f).state.position == (27, 2) and f.state.get("Tess").position == (27, 2)
+    assert "Cycle stops early, before square (29, 2) [VEH-17]" in "\n".join(text)
 
 
 @pytest.mark.rule("VEH-28")

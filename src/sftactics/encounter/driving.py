@@ -29,7 +29,7 @@ from sftactics.encounter import threat as threat_
 from sftactics.encounter import vehicles as V
 from sftactics.encounter.actions import Ctx, _actor, _check_ammo, _check_in_hand, _slot, _spend, _use_ammo, _weapon
 from sftactics.encounter.commands import Attack
-from sftactics.encounter.events import ActionSpent, AttackMade, CheckMade, CombatantChanged, Note
+from sftactics.encounter.events import ActionSpent, AttackMade, CheckMade, Moved, Note
 from sftactics.encounter.outcomes import check_data
 from sftactics.encounter.state import Combatant, FightVehicle
 from sftactics.encounter.tx import Tx
@@ -339,8 +339,9 @@ def do_drive(tx: Tx, cmd: Drive, ctx: Ctx) -> None:
     opts = tx.state.vehicle_options
     occupied = [sq for fp in V.spaces_around(tx.state, fv).values() for sq in fp.squares]
     goal = _sq(cmd.to) if cmd.to is not None else None
+    turn_only = goal is None and grid is not None and fv.vehicle.state.position is not None  # a new heading only
     res = P.drive(fv.vehicle, c.creature, heading=cmd.heading, grid=grid if goal is not None else None,
-                  goal=goal, occupied=occupied, options=opts)  # fmt: skip
+                  goal=goal, occupied=occupied, distance_ft=0 if turn_only else None, options=opts)  # fmt: skip
     _pay(tx, c, "drive", "VEH-15", ctx, slot)
     new = _with_initiative(tx, c, res.vehicle)
     start = V.footprint(fv)
@@ -550,6 +551,10 @@ def do_pilot(tx: Tx, cmd: Pilot, ctx: Ctx) -> None:
     elif action == "stop_short":
         _pilot_check(fv, c, "stop short")
         res = P.stop_short(v, c.creature, tx.dice, options=opts)
+        _pay(tx, c, action, _PILOT_RULES[action], ctx, slot)
+        _checks(tx, c.id, "Piloting: stop short (VEH-17)", res.checks, res.lines)
+        _coast(tx, fv, res.vehicle, res.distance_ft)
+        return
     elif action == "take_control":
         res = P.take_control(v, c.creature, c.initiative)
     elif action == "relinquish":
@@ -589,6 +594,25 @@ def do_pilot(tx: Tx, cmd: Pilot, ctx: Ctx) -> None:
     if cmd.action == "hover":
         lines = [f"{fv.id} hovers where it is (stopping after a drive takes no action) [VEH-22]"]
     _emit_state(tx, fv.id, new, lines)
+
+
+def _coast(tx: Tx, fv: FightVehicle, new: Vehicle, distance: int) -> None:
+    """VEH-17: the vehicle coasts straight ahead before it stops; on the grid it stops early before whatever is in
+    its way (its pilot brakes) or at the map's edge."""
+    start, grid = V.footprint(fv), tx.state.grid
+    if start is None or grid is None or distance <= 0:
+        _emit_state(tx, fv.id, new)
+        return
+    line = straight_line(start, fv.vehicle.state.heading, distance, uncontrolled=True)
+    block = first_obstruction(grid, start, line, V.spaces_around(tx.state, fv))
+    if block is not None:
+        line = line[: block.index]
+        tx.note(f"{fv.id} stops early, before {block.what} [VEH-17]")
+    if not line:
+        _emit_state(tx, fv.id, new)
+        return
+    path = [start, *line]
+    _emit_path(tx, fv.id, path, _cost(path), new, "coasts to a stop", "VEH-17")
 
 
 # ---------------------------------------------------------------- boarding and leaving
@@ -643,11 +667,14 @@ def do_board(tx: Tx, cmd: Board, ctx: Ctx) -> None:
             free = [tuple(cmd.at)]  # type: ignore[list-item]
         if not free:
             raise RuleViolation("VEH-14", f"no free square in {fv.id}'s space")
+        here = c.position or (0, 0)
+        free.sort(key=lambda sq: (max(abs(sq[0] - here[0]), abs(sq[1] - here[1])), sq))
     _spend(tx, c, "move", f"board {fv.id}", "VEH-14", ctx, slot)
     if not _board_check(tx, c, fv, cmd.skill, "board"):
         return
-    if free:
-        tx.emit(CombatantChanged(id=c.id, changes={"position": list(free[0])}))
+    if free and c.position is not None:
+        tx.emit(Moved(id=c.id, path=(c.position, free[0]), cost_ft=5, kind="board", verb="climbs aboard",
+                      rule="VEH-14"))  # fmt: skip
     now = tx.state.vehicles[fv.id]
     tx.emit(VehicleChanged(id=fv.id, state=now.vehicle.state, riders=(*now.riders, c.id),
                            notes=(f"{c.id} is aboard {fv.id} [VEH-14]",)))  # fmt: skip
@@ -690,8 +717,9 @@ def do_disembark(tx: Tx, cmd: Disembark, ctx: Ctx) -> None:
         lost = P.lose_control(v.with_state(initiative=v.state.initiative or c.initiative), "stopped piloting")
         v = lost.vehicle
         lines += lost.lines
-    if spot is not None:
-        tx.emit(CombatantChanged(id=c.id, changes={"position": list(spot)}))
+    if spot is not None and c.position is not None:
+        tx.emit(Moved(id=c.id, path=(c.position, spot), cost_ft=5, kind="disembark", verb="climbs out",
+                      rule="VEH-14"))  # fmt: skip
     tx.emit(VehicleChanged(id=fv.id, state=v.state, riders=tuple(r for r in fv.riders if r != c.id),
                            notes=tuple(lines)))  # fmt: skip
 
