@@ -150,13 +150,22 @@ def _provocations(path: list[Footprint], zones: dict[str, frozenset[Square]]) ->
 
 
 def _traverse(
-    tx: Tx, fv: FightVehicle, path: list[Footprint], new: Vehicle, verb: str, rule: str, *, racing: bool
+    tx: Tx,
+    fv: FightVehicle,
+    path: list[Footprint],
+    new: Vehicle,
+    verb: str,
+    rule: str,
+    *,
+    racing: bool,
+    provocations: list[tuple[int, str]] | None = None,
 ) -> bool:
     """Move the vehicle along ``path``, stopping for the attacks of opportunity it provokes (they hit the
-    vehicle; +2 AC while racing, VEH-10). False if it was wrecked on the way (it stays where it was hit)."""
-    zones = _threats(tx, fv)
+    vehicle; +2 AC while racing, VEH-10). False if it was wrecked on the way (it stays where it was hit).
+    ``provocations``: (step, enemy) as the path finder found them (default: worked out here)."""
     done = 0
-    for i, enemy in _provocations(path, zones):
+    pending = provocations if provocations is not None else _provocations(path, _threats(tx, fv))
+    for i, enemy in sorted(pending):
         if i > done:
             seg = path[done : i + 1]
             _emit_path(tx, fv.id, seg, _cost(seg), _keep_hp(tx, fv.id, new), verb if done == 0 else "goes on", rule)
@@ -341,7 +350,8 @@ def do_drive(tx: Tx, cmd: Drive, ctx: Ctx) -> None:
     goal = _sq(cmd.to) if cmd.to is not None else None
     turn_only = goal is None and grid is not None and fv.vehicle.state.position is not None  # a new heading only
     res = P.drive(fv.vehicle, c.creature, heading=cmd.heading, grid=grid if goal is not None else None,
-                  goal=goal, occupied=occupied, distance_ft=0 if turn_only else None, options=opts)  # fmt: skip
+                  goal=goal, occupied=occupied, threats=_threats(tx, fv), distance_ft=0 if turn_only else None,
+                  options=opts)  # fmt: skip
     _pay(tx, c, "drive", "VEH-15", ctx, slot)
     new = _with_initiative(tx, c, res.vehicle)
     start = V.footprint(fv)
@@ -350,7 +360,8 @@ def do_drive(tx: Tx, cmd: Drive, ctx: Ctx) -> None:
     if start is None or not res.path:
         _emit_state(tx, fv.id, new)
         return
-    _traverse(tx, fv, [start, *res.path], new, "drives", "VEH-15", racing=False)
+    provs = [(p.step, p.enemy) for p in res.provocations]
+    _traverse(tx, fv, [start, *res.path], new, "drives", "VEH-15", racing=False, provocations=provs)
 
 
 def _straight_move(tx: Tx, fv: FightVehicle, res: P.PilotResult, verb: str, rule: str, pilot: Combatant | None) -> None:
@@ -441,8 +452,6 @@ def do_ram(tx: Tx, cmd: Ram, ctx: Ctx) -> None:
     _checks(tx, c.id, "Piloting: ram (VEH-11)", res.checks[:1], ())
     for ch in res.checks[1:]:
         tx.emit(CheckMade(id=cmd.target, what="avoids the ram (VEH-12)", success=ch.success, check=check_data(ch)))
-    for line_ in res.lines:
-        tx.note(line_)
     moved = res.move
     new = res.vehicle.with_state(initiative=c.initiative)
     if path and not moved.stalled and moved.off_course is None:
@@ -450,7 +459,10 @@ def do_ram(tx: Tx, cmd: Ram, ctx: Ctx) -> None:
             squares = max(0, moved.distance_ft // 5)
             path = path[: squares + 1]
         if not _traverse(tx, fv, path, new.with_state(hp=fv.vehicle.state.hp), "rams", "VEH-11", racing=True):
+            tx.note(f"{fv.id} is wrecked on the way: the ram never reaches {cmd.target} [VEH-11]")
             return
+    for line_ in res.lines:
+        tx.note(line_)
     if not res.hit:
         _emit_state(tx, fv.id, _keep_hp(tx, fv.id, new))
         return
