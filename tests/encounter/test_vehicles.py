@@ -402,3 +402,35 @@ def test_a_rider_shooting_next_to_a_foe_provokes() -> None:
     )
     assert "Tess provokes an attack of opportunity from Ksarik" in "\n".join(text)
     assert f.state.get("Ksarik").reaction_used
+
+
+@pytest.mark.rule("VEH-16")
+def test_a_vehicle_must_be_started_first() -> None:
+    f, _ = run(setup(vehicle=cycle(started=False)), [])
+    before = f.state
+    with pytest.raises(RuleViolation) as e:
+        f.do(parse_command({"type": "drive", "actor": "Tess", "to": [6, 2]}))
+    assert e.value.rule == "VEH-16" and f.state == before
+    f.do(parse_command({"type": "pilot", "actor": "Tess", "action": "start"}))
+    f.do(parse_command({"type": "drive", "actor": "Tess", "to": [4, 2]}))  # the standard action spent as a move
+    assert veh(f).state.position == (4, 2) and f.state.get("Tess").spent == ("move", "standard")
+
+
+@pytest.mark.rule("VEH-22")
+def test_hover_after_a_drive_takes_no_action() -> None:
+    f, text = run(setup(), [], {"type": "drive", "actor": "Tess", "to": [6, 2]},
+                  {"type": "pilot", "actor": "Tess", "action": "hover"})  # fmt: skip
+    assert not veh(f).state.moving and f.state.get("Tess").spent == ("move",)
+    assert "Cycle hovers where it is (stopping after a drive takes no action) [VEH-22]" in "\n".join(text)
+
+
+@pytest.mark.rule("VEH-09", "VEH-04")
+def test_after_a_race_the_pilot_races_drives_stops_short_or_relinquishes() -> None:
+    gob = combatant("Gob", "aliens", npc(size="small"), position=(5, 2), initiative=10)
+    enc = setup(gob, vehicle=cycle(moving=True, moved_last_round=True, raced_last_round=True, last_action="race",
+                                   last_move_ft=200))  # fmt: skip
+    f, _ = run(enc, [])
+    before = f.state
+    with pytest.raises(RuleViolation) as e:
+        f.do(parse_command({"type": "run_over", "actor": "Tess", "to": [8, 2]}))
+    assert e.value.rule == "VEH-09" and f.state == before
