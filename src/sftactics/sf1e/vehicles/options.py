@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sftactics.sf1e.statblock import NameSet
+
 
 class VehicleOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -94,7 +96,7 @@ class VehicleOptions(BaseModel):
         description="CHS-07: break free from several enemy vehicles: 5 + the highest KAC + 5 per enemy vehicle "
         "beyond the first ('keep_base'), or the highest KAC + 5 per extra enemy ('drop_base').",
     )
-    engaged_forbidden: frozenset[str] = Field(
+    engaged_forbidden: NameSet = Field(
         frozenset({"speed_up", "slow_down", "engage"}),
         description="CHS-16: pilot actions an engaged vehicle may not take (engage means engaging another enemy; "
         "engaging an ally is allowed). Break free is the only way out of an engagement.",
