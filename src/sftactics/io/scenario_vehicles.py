@@ -111,7 +111,10 @@ def add_vehicles(entries: tuple[VehicleEntry, ...], enc: Encounter, path: Path) 
                 raise FileFormatError(name, field, f"a combatant in one vehicle only ({r} rides {riding[r]})")
             riding[r] = vid
             c = enc.combatants[r]
-            if c.position is None or not fp.contains(c.position):
+            if c.position is not None and not fp.contains(c.position):
+                raise FileFormatError(name, field, f"a rider standing inside {vid}'s space ({r} is at "
+                                                   f"{c.position[0]},{c.position[1]}; leave its `at` out)")  # fmt: skip
+            if c.position is None:
                 if not free:
                     raise FileFormatError(name, field, f"a free square in {vid}'s space for {r}")
                 enc = enc.update(r, position=free[0])
