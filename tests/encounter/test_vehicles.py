@@ -434,3 +434,16 @@ def test_after_a_race_the_pilot_races_drives_stops_short_or_relinquishes() -> No
     with pytest.raises(RuleViolation) as e:
         f.do(parse_command({"type": "run_over", "actor": "Tess", "to": [8, 2]}))
     assert e.value.rule == "VEH-09" and f.state == before
+
+
+@pytest.mark.rule("VEH-32")
+def test_gm_damage_to_a_vehicle_wrecks_it_and_it_stops() -> None:
+    f, text = run(setup(vehicle=cycle(moving=True, moved_last_round=True, last_action="drive", last_move_ft=20)), [],
+                  {"type": "damage", "target": "Cycle", "amount": 12})  # fmt: skip
+    v = veh(f)
+    assert v.state.hp == 0 and v.wrecked and not v.state.moving and v.state.control == "uncontrolled"
+    out = "\n".join(text)
+    assert "Cycle takes 12 damage from the GM - hardness 5 = 7 [DMG-15]" in out and "wrecked" in out
+    with pytest.raises(RuleViolation) as e:
+        f.do(parse_command({"type": "drive", "actor": "Tess", "to": [6, 2]}))
+    assert e.value.rule in ("VEH-18", "VEH-32")

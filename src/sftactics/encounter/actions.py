@@ -829,6 +829,10 @@ def do_first_aid(tx: Tx, cmd: FirstAid, ctx: Ctx) -> None:
 
 # ---------------------------------------------------------------- GM commands
 def do_damage(tx: Tx, cmd: Damage, ctx: Ctx) -> None:
+    if cmd.target in tx.state.vehicles:  # the GM damages a vehicle (hardness, broken, wrecked: VEH-32)
+        from sftactics.encounter.driving import gm_damage_vehicle
+
+        return gm_damage_vehicle(tx, cmd)
     t = tx.state.get(cmd.target)
     if (cmd.amount is None) == (cmd.roll is None):
         raise SftError("damage needs exactly one of 'amount' or 'roll'")

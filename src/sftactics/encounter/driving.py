@@ -269,6 +269,25 @@ def _wrecked(tx: Tx, vid: str) -> None:
                     [f"{vid} is wrecked: it stops and can no longer be piloted [VEH-32]"])  # fmt: skip
 
 
+def gm_damage_vehicle(tx: Tx, cmd: Any) -> None:
+    """The GM's ``damage`` command aimed at a vehicle: an amount or a roll; hardness comes off (VEH-32)."""
+    fv = V.get(tx.state, cmd.target)
+    if (cmd.amount is None) == (cmd.roll is None):
+        raise SftError("damage needs exactly one of 'amount' or 'roll'")
+    if cmd.roll is not None:
+        from sftactics.core.breakdown import explain
+        from sftactics.dice import parse
+
+        roll = dmg.roll_damage(parse(cmd.roll), explain("", []), tx.dice, purpose=f"GM damage to {fv.id}")
+        amount, lines = roll.total, [f"GM damage to {fv.id}: {' + '.join(roll.rolls)} = {roll.total}"]
+    else:
+        amount, lines = max(cmd.amount, 0), []
+    hurt = damage_vehicle(fv.vehicle, amount, source="the GM", options=tx.state.vehicle_options)
+    _emit_state(tx, fv.id, hurt.vehicle, [*lines, *hurt.lines])
+    if hurt.wrecked:
+        _wrecked(tx, fv.id)
+
+
 def vehicle_aoo(tx: Tx, reactor_id: str, vid: str, *, racing: bool) -> bool:
     """An attack of opportunity against a moving vehicle (VEH-15, VEH-10: +2 AC while racing)."""
     s = tx.state
