@@ -447,3 +447,21 @@ def test_gm_damage_to_a_vehicle_wrecks_it_and_it_stops() -> None:
     with pytest.raises(RuleViolation) as e:
         f.do(parse_command({"type": "drive", "actor": "Tess", "to": [6, 2]}))
     assert e.value.rule in ("VEH-18", "VEH-32")
+
+
+@pytest.mark.rule("VEH-30", "VEH-28", "VEH-10")
+def test_drive_by_a_passenger_shoots_with_the_full_speed_penalty_after_the_pilot_races() -> None:
+    al = combatant("Al", "party", pc(name="Al"), position=(3, 3), initiative=15)
+    ks = combatant("Ksarik", "aliens", npc(), position=(20, 5), initiative=10)
+    wide = "\n".join(["#" * 50, *["#" + "." * 48 + "#"] * 6, "#" * 50])
+    enc = setup(al, ks, riders=("Tess", "Al")).model_copy(update={"map": wide})
+    # race d20 10 + 9 = 19 >= 16: 200 ft east, still moving; Al then shoots: d20 15, 1d6 3
+    f, text = run(
+        enc,
+        [10, 15, 3],
+        {"type": "race", "actor": "Tess"},
+        {"type": "end_turn", "actor": "Tess"},
+        {"type": "attack", "actor": "Al", "target": "Ksarik", "weapon": "tactical semi-auto pistol"},
+    )
+    assert f.state.get("Al").position == (43, 3) and veh(f).state.moving
+    assert "-2 attacking from Cycle at full speed [VEH-28]" in "\n".join(text)
