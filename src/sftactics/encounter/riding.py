@@ -1,6 +1,6 @@
 """A rider's turn for the built-in policies (the engine's simple policy and the simulation's simple and tactical
-ones): a pilot drives to a square from which its best ranged weapon reaches the nearest foe without standing
-next to one (or, with only melee weapons, runs over or rams a foe ahead of it), then attacks from the vehicle;
+ones): a pilot out of range, beyond its weapon's first range increment or next to a foe drives to a square from
+which its longest-ranged weapon reaches the nearest foe within that increment without standing next to one (or, with only melee weapons, runs over or rams a foe ahead of it), then attacks from the vehicle;
 a passenger stays aboard and attacks. Every command goes through the engine (refused ones change nothing).
 """
 
@@ -73,8 +73,9 @@ def _shoot(fight: Fight, cid: str, choose: Chooser) -> bool:
 
 
 def _destinations(s: Encounter, fv: FightVehicle, me: Combatant, target: Combatant) -> list[Square]:
-    """Anchors within one drive, best first: the rider ends in range of ``target`` with its longest-ranged
-    weapon, not next to a foe, as close to the first range increment as it can."""
+    """Anchors within one drive that shorten the range to ``target`` by at least one increment of the rider's
+    longest-ranged weapon (or, next to a foe, any square away from them), not next to a foe: fewest increments
+    first, then the shortest drive."""
     v, fp = fv.vehicle, V.footprint(fv)
     ft, rp = space.footprint(target), me.position
     grid = s.grid
@@ -87,6 +88,9 @@ def _destinations(s: Encounter, fv: FightVehicle, me: Combatant, target: Combata
     squares = drive_speed(v, s.vehicle_options).total // 5
     dx, dy = rp[0] - fp.x, rp[1] - fp.y
     foes = [f for f in (space.footprint(c) for c in _foes(s, me)) if f is not None]
+    here = geometry.footprint_distance_ft(Footprint(rp[0], rp[1], 1), ft)
+    in_melee = min((geometry.footprint_distance_ft(fp, f) for f in foes), default=99) <= 5
+    now = 10_000 if in_melee else max(1, -(-here // inc))  # next to a foe: any square away is better
     scored = []
     for x in range(fp.x - squares, fp.x + squares + 1):
         for y in range(fp.y - squares, fp.y + squares + 1):
@@ -98,7 +102,10 @@ def _destinations(s: Encounter, fv: FightVehicle, me: Combatant, target: Combata
             near = min((geometry.footprint_distance_ft(cand, f) for f in foes), default=99)
             if near <= 5:
                 continue
-            scored.append((abs(dist - inc) + (100 if dist > inc * 4 else 0), abs(x - fp.x) + abs(y - fp.y), (x, y)))
+            steps = max(1, -(-dist // inc))  # range increments: fewer is a smaller penalty (ATK-10)
+            if steps >= now:
+                continue
+            scored.append((steps, abs(x - fp.x) + abs(y - fp.y), (x, y)))
     return [sq for _, _, sq in sorted(scored)[:_TRIES]]
 
 
@@ -115,7 +122,9 @@ def _pilot_turn(fight: Fight, cid: str, fv: FightVehicle, choose: Chooser) -> No
             return
         if _try(fight, Ram(actor=cid, target=target.id)):
             return
-    if _usable(s, me, target) is None or _adjacent_foe(s, fv):
+    w = _usable(s, me, target)
+    far = w is not None and not w.is_melee and (space.distance_ft(me, target) or 0) > w.range_ft
+    if w is None or far or _adjacent_foe(s, fv):  # out of range, beyond the first increment, or in melee
         for dest in _destinations(s, fv, me, target):
             if _try(fight, Drive(actor=cid, to=dest)):
                 break
