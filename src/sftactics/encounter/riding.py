@@ -1,7 +1,8 @@
 """A rider's turn for the built-in policies (the engine's simple policy and the simulation's simple and tactical
-ones): a pilot out of range, beyond its weapon's first range increment or next to a foe drives to a square from
-which its longest-ranged weapon reaches the nearest foe within that increment without standing next to one (or, with only melee weapons, runs over or rams a foe ahead of it), then attacks from the vehicle;
-a passenger stays aboard and attacks. Every command goes through the engine (refused ones change nothing).
+ones). A pilot out of range, beyond its weapon's first range increment or next to a foe drives to a square from
+which its longest-ranged weapon reaches the nearest foe in fewer increments, never next to a foe (a pilot with
+only melee weapons runs over or rams a foe ahead of it), then attacks from the vehicle; a passenger stays aboard
+and attacks. Every command goes through the engine (refused ones change nothing).
 """
 
 from __future__ import annotations
