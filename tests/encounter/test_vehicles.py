@@ -465,3 +465,16 @@ def test_drive_by_a_passenger_shoots_with_the_full_speed_penalty_after_the_pilot
     )
     assert f.state.get("Al").position == (43, 3) and veh(f).state.moving
     assert "-2 attacking from Cycle at full speed [VEH-28]" in "\n".join(text)
+
+
+@pytest.mark.rule("VEH-15", "VEH-28")
+def test_the_simple_policy_drives_closer_and_shoots_from_the_vehicle() -> None:
+    from sftactics.dice.source import SeededDice
+    from sftactics.encounter.policy import simple
+
+    f = Fight(setup(), SeededDice(1))
+    f.do(parse_command({"type": "begin"}))
+    simple(f, "Tess")  # Ksarik is 95 ft away (4 increments of the pistol's 30 ft); 5 ft east makes it 3
+    text = "\n".join(narrate.lines([e for evs in f.events for e in evs]))
+    assert veh(f).state.position == (3, 2) and "Cycle drives 5 ft" in text
+    assert "attacking from Cycle [VEH-28]" in text and f.state.timeline.turn != "Tess"
