@@ -213,11 +213,15 @@ def test_total_cover_rider_cannot_be_shot_and_does_not_provoke() -> None:
     assert stat is not None
     armored = Vehicle.fresh(stat.model_copy(update={"cover": "total"}), "Cycle", heading="E", position=(2, 2),
                             started=True, pilot="Tess")  # fmt: skip
-    ks = combatant("Ksarik", "aliens", npc(), position=(4, 2), initiative=30)
-    f, _ = run(setup(ks, vehicle=armored), [])
+    ks = combatant("Ksarik", "aliens", npc(), position=(1, 2), initiative=30, acted=True)
+    f, _ = run(setup(ks, vehicle=armored), [15, 3])
     with pytest.raises(RuleViolation) as e:
         f.do(parse_command({"type": "attack", "actor": "Ksarik", "target": "Tess", "weapon": "spit"}))
     assert e.value.rule == "VEH-33"
+    f.do(parse_command({"type": "end_turn", "actor": "Ksarik"}))
+    events = f.do(parse_command({"type": "attack", "actor": "Tess", "target": "Ksarik",
+                                 "weapon": "tactical semi-auto pistol"}))  # fmt: skip
+    assert "provokes" not in "\n".join(narrate.lines(events)) and not f.state.get("Ksarik").reaction_used
 
 
 @pytest.mark.rule("VEH-33")
