@@ -75,8 +75,8 @@ def test_scenario_errors_name_the_file_and_field(tmp_path: Path) -> None:
         (text.replace("pilot: Krask", "pilot: Nobody"),
          "vehicles[1].pilot: a combatant's name; there is no combatant named 'Nobody'"),
         (text.replace("vehicle: basic enercycle, at: [1, 5]", "vehicle: flying carpet, at: [1, 5]"),
-         "vehicles[1].vehicle: a vehicle file or a bundled vehicle (Basic Enercycle, Heavy Walker, Hovertrike); "
-         "'flying carpet' is neither"),
+         "vehicles[1].vehicle: a vehicle file or a bundled vehicle (Acid Auger, Basic Enercycle, Heavy Walker, "
+         "Hovertrike, Survey Walker, Water Bear); 'flying carpet' is neither"),
         (text.replace("at: [1, 5]", "at: [1, 4]"), "vehicles[1].at: a space apart from Cycle1's"),
         (text.replace("at: [1, 5]", "at: [0, 5]"), "vehicles[1].at: open ground for Cycle2; 0,5 is not"),
         (text.replace("heading: E, pilot: Krask", "heading: NE, pilot: Krask"), "vehicles[1].heading"),

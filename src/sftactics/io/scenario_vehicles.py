@@ -12,6 +12,7 @@ from sftactics.core.errors import FileFormatError
 from sftactics.encounter.state import Encounter, FightVehicle
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import Feature
+from sftactics.io.vehicles import vehicle_ref
 from sftactics.sf1e.limits import Name, Square
 from sftactics.sf1e.vehicles.statblock import VehicleStat
 from sftactics.sf1e.vehicles.state import Vehicle
@@ -50,28 +51,6 @@ class VehicleEntry(_Model):
     state: VehicleStart | None = None
 
 
-def _stat(ref: str | VehicleStat, scenario: Path, where: str) -> VehicleStat:
-    if isinstance(ref, VehicleStat):
-        return ref
-    target = (scenario.parent / ref).resolve()
-    if target.is_file():
-        from sftactics.io.vehicles import load_vehicle
-
-        try:
-            return load_vehicle(target)
-        except FileFormatError as e:
-            raise FileFormatError(e.file, e.field, f"{e.expected} (used by {scenario}: {where})") from None
-    from sftactics.content.vehicles import find_vehicle, vehicle_names
-
-    found = find_vehicle(ref)
-    if found is None:
-        names = ", ".join(vehicle_names())
-        raise FileFormatError(
-            str(scenario), where, f"a vehicle file or a bundled vehicle ({names}); {ref!r} is neither"
-        )
-    return found
-
-
 def add_vehicles(entries: tuple[VehicleEntry, ...], enc: Encounter, path: Path) -> Encounter:
     """The encounter with the scenario's vehicles: each checked (names, space on the map, riders inside its
     space and within its capacity) with an error naming the file and the field."""
@@ -82,7 +61,7 @@ def add_vehicles(entries: tuple[VehicleEntry, ...], enc: Encounter, path: Path) 
     riding: dict[str, str] = {}
     for i, e in enumerate(entries):
         where = f"vehicles[{i}]"
-        stat = _stat(e.vehicle, path, f"{where}.vehicle")
+        stat = vehicle_ref(e.vehicle, path, f"{where}.vehicle")
         vid = e.id or stat.name
         if vid in out or vid in enc.combatants:
             raise FileFormatError(name, f"{where}.id", f"a name no other vehicle or combatant has; {vid!r} is taken")

@@ -26,4 +26,30 @@ def load_vehicle(path: str | Path) -> VehicleStat:
     return load_model(p, VehicleStat)
 
 
-__all__ = ["load_vehicle"]
+def vehicle_ref(ref: str | VehicleStat, scenario: Path, where: str) -> VehicleStat:
+    """The vehicle a scenario (a grid fight or a chase) names at ``where``: one written inline, a file relative to
+    the scenario (:func:`load_vehicle`) or a bundled vehicle by name. Errors name the scenario and the field."""
+    if isinstance(ref, VehicleStat):
+        return ref
+    try:
+        target = (scenario.parent / ref).resolve()
+        is_file = target.is_file()
+    except (OSError, ValueError):
+        is_file = False
+    if is_file:
+        try:
+            return load_vehicle(target)
+        except FileFormatError as e:
+            raise FileFormatError(e.file, e.field, f"{e.expected} (used by {scenario}: {where})") from None
+    from sftactics.content.vehicles import find_vehicle, vehicle_names
+
+    found = find_vehicle(ref)
+    if found is None:
+        names = ", ".join(vehicle_names())
+        raise FileFormatError(
+            str(scenario), where, f"a vehicle file or a bundled vehicle ({names}); {ref!r} is neither"
+        )
+    return found
+
+
+__all__ = ["load_vehicle", "vehicle_ref"]
