@@ -170,3 +170,13 @@ def test_the_seeded_stream_moves_one_roll_per_typed_die() -> None:
     plain = SeededDice(5)
     plain.d20()
     assert dice.d20() == plain.d20()
+
+
+def test_typed_dice_go_to_the_rolls_of_their_owners_only() -> None:
+    import random
+
+    dice = table_fight.TableDice(random.Random(5), [20], owners=["Ann"])
+    theirs = dice.d20("Kit Stealth")
+    assert dice.d20("Ann Perception") == 20 and dice.typed == []
+    plain = SeededDice(5)
+    assert theirs == plain.d20()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
@@ -41,7 +42,9 @@ class Settings(_In):
 
 
 class CreateTable(_In):
-    scenario: str = Field(max_length=500, description="a scenario file, or a name under scenarios/")
+    scenario: str = Field(
+        max_length=500, description="a scenario file under the server's working folder, or a name under scenarios/"
+    )
     seed: int = Field(1, ge=0, le=2**62)
     seats: dict[str, list[Annotated[str, Field(max_length=100)]]] | None = Field(
         None, description="seat name -> the combatants it commands (default: one seat per combatant of the first side)"
@@ -92,7 +95,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table on a scenario: the GM's link and one link per seat."""
         table, seats = service.create(body.scenario, seed=body.seed, seats=body.seats,
-                                      settings=body.settings.model_dump(), name=body.name)  # fmt: skip
+                                      settings=body.settings.model_dump(), name=body.name, root=Path.cwd())  # fmt: skip
         return {
             "id": table.id,
             "name": table.name,

@@ -39,16 +39,22 @@ class Stale(SftError):
 
 
 class TableDice(DiceSource):
-    """The fight's seeded stream; results typed in by a player replace the stream's, one die at a time."""
+    """The fight's seeded stream; results typed in by a player replace the stream's, one die at a time, for
+    the rolls of the player's own combatants (``owners``: a roll's purpose starts with its roller's name; None:
+    any roll, as the GM types them)."""
 
-    def __init__(self, rng: random.Random, typed: Sequence[int] = ()) -> None:
+    def __init__(self, rng: random.Random, typed: Sequence[int] = (), owners: Sequence[str] | None = None) -> None:
         super().__init__()
         self.rng = rng
         self.typed = list(typed)
+        self.owners = None if owners is None else tuple(owners)
+
+    def _mine(self, purpose: str) -> bool:
+        return self.owners is None or any(purpose == o or purpose.startswith(f"{o} ") for o in self.owners)
 
     def _next(self, sides: int, purpose: str) -> int:
         rolled = self.rng.randint(1, sides)
-        return self.typed.pop(0) if self.typed else rolled
+        return self.typed.pop(0) if self.typed and self._mine(purpose) else rolled
 
     def snapshot(self) -> object:
         return (len(self.history), self.rng.getstate(), list(self.typed))
@@ -119,14 +125,22 @@ class LiveFight:
         return True
 
     # ------------------------------------------------------------------ commands
-    def do(self, store: Store, seat: str, command: Command, against: int, typed: Sequence[int] = ()) -> list[Event]:
+    def do(
+        self,
+        store: Store,
+        seat: str,
+        command: Command,
+        against: int,
+        typed: Sequence[int] = (),
+        owners: Sequence[str] | None = None,
+    ) -> list[Event]:
         """Validate ``command`` with the engine and record its events; the new events. RuleViolation (nothing
         recorded, the stream unmoved) when the engine refuses it; :class:`Stale` when ``against`` is not the
-        fight's last event."""
+        fight's last event. ``typed``: die results for the rolls of ``owners`` (None: any roll)."""
         self.catch_up(store)
         if against != self.seq:
             raise Stale(self.seq, against)
-        dice = TableDice(self.rng, typed)
+        dice = TableDice(self.rng, typed, owners)
         mark = dice.snapshot()
         try:
             result = step(self.state, command, dice)
@@ -135,7 +149,8 @@ class LiveFight:
             raise
         if dice.typed:
             dice.restore(mark)
-            raise CommandError("dice", f"{len(typed)} dice typed but only {len(typed) - len(dice.typed)} needed")
+            used = len(typed) - len(dice.typed)
+            raise CommandError("dice", f"{len(typed)} dice typed but this command rolls only {used} of yours")
         events = result.events
         if not events:
             return []
