@@ -241,7 +241,9 @@ class TableService:
         enemy_hp = self.settings(seat.table_id)["enemy_hp"]
         out = []
         head, last = fight.seq, since
-        rows = self.store.events_after(seat.table_id, since, limit, standing=True)
+        rows = fight.events_since(since)
+        if rows is None or len(rows) > limit:
+            rows = self.store.events_after(seat.table_id, since, limit, standing=True)
         for seq, e in rows:
             if seq > head:  # recorded by another process after this one caught up: the next call takes it
                 break
