@@ -327,3 +327,17 @@ def test_a_creature_hiding_with_stealth_is_sent_once_a_search_notices_it(client:
     assert r.status_code == 200, r.text
     assert "Kit" in seen(ann)
     assert any("Kit" in " ".join(e["lines"]) for e in r.json()["events"])
+
+
+def test_with_enemy_hp_shown_as_status_the_players_log_leaves_out_enemy_pools(table: Table) -> None:
+    table.ok("GM", {"type": "begin"})
+    table.ok("Ann", {"type": "move", "actor": "Ann", "to": [2, 1]})
+    r = table.send("Ann", {"type": "attack", "actor": "Ann", "target": "Ogg"}, dice=[15, 12, 12])
+    assert r.status_code == 422 and "3 dice typed but this command rolls only 2 of yours" in r.json()["message"]
+    out = table.ok("Ann", {"type": "attack", "actor": "Ann", "target": "Ogg"}, dice=[15, 12])
+    hurt = next(e for e in out["events"] if e["type"] == "creature_changed" and e["id"] == "Ogg")
+    assert "state" not in hurt
+    assert not any("HP" in line for e in out["events"] for line in e["lines"])
+    gm_log = table.events("GM", since=out["first"] - 1)
+    assert next(e for e in gm_log if e["type"] == "creature_changed" and e["id"] == "Ogg")["state"]["hp"] < 6
+    assert any("HP" in line for e in gm_log for line in e["lines"])

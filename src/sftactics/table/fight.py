@@ -169,8 +169,8 @@ class LiveFight:
             dice.restore(mark)
             raise
         if dice.typed:
-            dice.restore(mark)
             used = len(typed) - len(dice.typed)
+            dice.restore(mark)
             raise CommandError("dice", f"{len(typed)} dice typed but this command rolls only {used} of yours")
         events = result.events
         if not events:
