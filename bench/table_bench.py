@@ -6,7 +6,8 @@ receives. At each table the seat whose combatant's turn it is sends the command 
 ``search`` and then an ``end_turn`` per turn, each against the last event it has seen, after a few seconds of
 thought (``THINK``). Figures: the latency of
 a command (from sending it to its answer; median ``table_command``, with p50, p99 and the commands per second
-in its details) and the p99 on its own against the issue's goal of 100 ms (``table_command_p99``).
+in its details) and the p99 on its own against the issue's goal of 100 ms (``table_command_p99``); and loading a long
+fight (300 turns, about 1,300 events) from its last snapshot and by replaying every event.
 """
 
 from __future__ import annotations
@@ -123,6 +124,35 @@ def _table(base: str, turns: int, latencies: list[float], reads: list[float], sp
             th.join()
 
 
+def _loads(turns: int) -> list[Figure]:
+    """Loading a long fight: from the last snapshot, and by replaying every event from the start."""
+    from common import runs_of
+
+    from sftactics.encounter.commands import parse_command
+    from sftactics.table.fight import LiveFight
+    from sftactics.table.service import TableService
+    from sftactics.table.store import Store
+
+    with tempfile.TemporaryDirectory(prefix="sftactics-bench-") as tmp:
+        store = Store(str(Path(tmp) / "table.db"))
+        store.migrate()
+        table, _ = TableService(store).create(str(SCENARIO))
+        live = LiveFight.load(store, table.id)
+        live.do(store, "GM", parse_command({"type": "begin"}), 0)
+        for _ in range(turns):
+            who = live.state.timeline.turn or live.state.timeline.order[0]
+            for c in ({"type": "search", "actor": who}, {"type": "end_turn", "actor": who}):
+                live.do(store, "GM", parse_command(c), live.seq)
+        details = {"events": live.seq, "commands": live.n, "snapshots": store.snapshot_count(table.id)}
+        fast = runs_of(lambda: LiveFight.load(store, table.id), 5)
+        slow = runs_of(lambda: LiveFight.load(store, table.id, snapshots=False), 5)
+        store.close()
+    return [
+        Figure.from_runs("table_load_snapshot", "load a long fight from its last snapshot", fast, details=details),
+        Figure.from_runs("table_load_replay", "load the same fight by replaying every event", slow, details=details),
+    ]
+
+
 def run(quick: bool = False) -> list[Figure]:
     tables, turns = (10, 3) if quick else (TABLES, TURNS)
     with tempfile.TemporaryDirectory(prefix="sftactics-bench-") as tmp:
@@ -163,6 +193,7 @@ def run(quick: bool = False) -> list[Figure]:
         "seconds": round(elapsed, 1),
     }
     return [
+        *_loads(40 if quick else 300),
         Figure.from_runs(
             "table_command", "one command's round trip with every seat listening", latencies, details=details
         ),
