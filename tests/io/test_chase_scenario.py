@@ -84,7 +84,7 @@ def test_sample_environments_by_name_and_features_by_name(tmp_path: Path) -> Non
     [
         ({"vehicles": [{"id": "a", "side": "PCs", "vehicle": "flying carpet"}, {"id": "b", "side": "X",
                                                                                   "vehicle": "hovertrike"}]},
-         "vehicles[0].vehicle", "a vehicle stat-block file or a bundled vehicle"),
+         "vehicles[0].vehicle", "a vehicle file or a bundled vehicle"),
         ({"environment": {"sample": "desert", "zones": {"2": {"hazards": ["kraken"]}}}},
          "environment.zones.2.hazards[0]", "falling rocks"),
         ({"goal": {"side": "Nobody"}}, "", "goal.side 'Nobody' is not a side"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from sftactics.encounter.engine import run_commands
 from sftactics.encounter.state import Encounter
 from sftactics.table.app import create_app
 from sftactics.table.store import Store
-from tests.table.conftest import SKIRMISH
+from tests.table.conftest import HERE, SKIRMISH
 
 
 class Table:
@@ -100,9 +101,12 @@ def test_by_default_each_combatant_of_the_first_side_gets_a_seat(client: TestCli
     assert [s["combatants"] for s in r.json()["seats"]] == [["Ann"], ["Bo"]]
 
 
-def test_an_unknown_scenario_or_combatant_is_refused_with_a_message(client: TestClient) -> None:
+def test_an_unknown_scenario_or_combatant_is_refused_with_a_message(client: TestClient, tmp_path: Path) -> None:
     r = client.post("/api/tables", json={"scenario": "no-such-scenario"})
     assert r.status_code == 404 and "no-such-scenario" in r.json()["message"]
+    outside = tmp_path / "elsewhere.yaml"  # the API opens only files under the server's working folder
+    outside.write_text(Path(SKIRMISH).read_text())
+    assert client.post("/api/tables", json={"scenario": str(outside)}).status_code == 404
     r = client.post("/api/tables", json={"scenario": SKIRMISH, "seats": {"x": ["Nobody"]}})
     assert r.status_code == 422 and "Nobody" in r.json()["message"]
 
@@ -305,3 +309,35 @@ def test_the_map_page_and_its_files_are_served(table: Table) -> None:
     assert page.status_code == 200 and "app.js" in page.text
     for f in ("app.js", "style.css"):
         assert table.client.get(f"/static/{f}").status_code == 200
+
+
+def test_a_creature_hiding_with_stealth_is_sent_once_a_search_notices_it(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"scenario": str(HERE / "stealthy.yaml"), "seed": 2})
+    t = r.json()
+    tid, gm, ann = t["id"], t["gm"]["token"], t["seats"][0]["token"]
+
+    def seen(token: str) -> set[str]:
+        return {c["id"] for c in client.get(f"/api/tables/{tid}/state", params={"token": token}).json()["combatants"]}
+
+    client.post(f"/api/tables/{tid}/commands", params={"token": gm}, json={"command": {"type": "begin"}, "seq": 0})
+    assert "Kit" in seen(gm) and "Kit" not in seen(ann)
+    seq = client.get(f"/api/tables/{tid}/state", params={"token": ann}).json()["seq"]
+    r = client.post(f"/api/tables/{tid}/commands", params={"token": ann},
+                    json={"command": {"type": "search", "actor": "Ann"}, "seq": seq, "dice": [20]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    assert "Kit" in seen(ann)
+    assert any("Kit" in " ".join(e["lines"]) for e in r.json()["events"])
+
+
+def test_with_enemy_hp_shown_as_status_the_players_log_leaves_out_enemy_pools(table: Table) -> None:
+    table.ok("GM", {"type": "begin"})
+    table.ok("Ann", {"type": "move", "actor": "Ann", "to": [2, 1]})
+    r = table.send("Ann", {"type": "attack", "actor": "Ann", "target": "Ogg"}, dice=[15, 12, 12])
+    assert r.status_code == 422 and "3 dice typed but this command rolls only 2 of yours" in r.json()["message"]
+    out = table.ok("Ann", {"type": "attack", "actor": "Ann", "target": "Ogg"}, dice=[15, 12])
+    hurt = next(e for e in out["events"] if e["type"] == "creature_changed" and e["id"] == "Ogg")
+    assert "state" not in hurt
+    assert not any("HP" in line for e in out["events"] for line in e["lines"])
+    gm_log = table.events("GM", since=out["first"] - 1)
+    assert next(e for e in gm_log if e["type"] == "creature_changed" and e["id"] == "Ogg")["state"]["hp"] < 6
+    assert any("HP" in line for e in gm_log for line in e["lines"])

@@ -39,6 +39,13 @@ def square_centre(x: int, y: int) -> tuple[float, float]:
     return (x + 0.5) * 32, (y + 0.5) * 32
 
 
+def at_js(cid: str, x: int, y: int) -> str:
+    """A page function true once the token of ``cid`` is drawn on square (x, y)."""
+    cx, cy = square_centre(x, y)
+    c = f"document.querySelector('.token[data-id=\"{cid}\"] circle.body')"
+    return f"() => !!{c} && {c}.getAttribute('cx') === '{cx:g}' && {c}.getAttribute('cy') === '{cy:g}'"
+
+
 def test_a_short_fight_by_a_gm_and_two_players(browser: Any, serve: type[Server], tmp_path: Path) -> None:
     server = serve(str(tmp_path / "table.db")).start()
     r = httpx.post(server.url + "/api/tables", json={"scenario": SKIRMISH, "seed": 11})
@@ -69,8 +76,7 @@ def test_a_short_fight_by_a_gm_and_two_players(browser: Any, serve: type[Server]
     ann.wait_for_selector("#preview:not([hidden])")
     assert "5 ft of 25 ft; provokes nothing" in ann.inner_text("#preview-text")
     ann.click("#confirm")
-    moved = "() => document.querySelector('.token[data-id=\"Ann\"] circle.body').getAttribute('cx') === '80'"
-    gm.wait_for_function(moved)
+    gm.wait_for_function(at_js("Ann", 2, 1))
     assert token_at(ann, "Ann") == square_centre(2, 1)
 
     # an attack from the action buttons, with its hit chance; the log explains its numbers
@@ -107,8 +113,15 @@ def test_a_short_fight_by_a_gm_and_two_players(browser: Any, serve: type[Server]
     ann.wait_for_selector('.token[data-id="Kit"]')
     assert token_at(bo, "Bo") == square_centre(4, 4)
 
-    gm.wait_for_selector("#log .line:has-text('Bo')")
+    gm.wait_for_function(at_js("Bo", 4, 4))  # the GM has the state after the move (for the undo below)
     # the picture in docs/table.md (kept when SFTACTICS_SCREENSHOT=1; a person looked at it once)
     shot = DOCS / "table-map.png" if os.environ.get("SFTACTICS_SCREENSHOT") else tmp_path / "table-map.png"
     gm.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+
+    # the GM takes Bo's move back: Bo is where it was, and Kit is gone from the players' maps again
+    gm.click("#undo")
+    bo.wait_for_function("() => !document.querySelector('.token[data-id=\"Kit\"]')")
+    assert token_at(bo, "Bo") == square_centre(1, 3)
+    ann.wait_for_function("() => !document.querySelector('.token[data-id=\"Kit\"]')")
+    assert gm.locator('.token[data-id="Kit"]').count() == 1

@@ -170,3 +170,27 @@ def test_the_seeded_stream_moves_one_roll_per_typed_die() -> None:
     plain = SeededDice(5)
     plain.d20()
     assert dice.d20() == plain.d20()
+
+
+def test_typed_dice_go_to_the_rolls_of_their_owners_only() -> None:
+    import random
+
+    dice = table_fight.TableDice(random.Random(5), [20], owners=["Ann"])
+    theirs = dice.d20("Kit Stealth")
+    assert dice.d20("Ann Perception") == 20 and dice.typed == []
+    plain = SeededDice(5)
+    assert theirs == plain.d20()
+
+
+def test_the_seats_streams_come_from_memory_as_the_store_has_them(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, tid = opened(store)
+    live = play(store, tid, OPENING[:3])
+    live.undo(store, "GM", live.seq)
+    live.do(store, "GM", parse_command(OPENING[2]), live.seq)
+    from_store = store.events_after(tid, 4, standing=True)
+    assert live.events_since(4) == from_store and LiveFight.load(store, tid).events_since(4) == from_store
+    monkeypatch.setattr(table_fight, "RECENT", 3)
+    short = LiveFight.load(store, tid)
+    assert short.events_since(0) is None and short.events_since(live.seq - 2) == from_store[-2:]

@@ -15,6 +15,16 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sftactics.core.errors import CommandError
 from sftactics.core.validation import first_problem
 from sftactics.encounter.sf2e.commands2e import BasicSave, Interact, Leap, Seek, Step, Stride, Strike, TakeCover
+from sftactics.encounter.vehicle_commands import (
+    Board,
+    Disembark,
+    Drive,
+    FireVehicleWeapon,
+    Pilot,
+    Race,
+    Ram,
+    RunOver,
+)
 from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import CommandSquare, DiceText, Name
 
@@ -767,7 +777,15 @@ Command = Annotated[
     | Interact
     | TakeCover
     | Seek
-    | BasicSave,
+    | BasicSave
+    | Drive
+    | Race
+    | Ram
+    | RunOver
+    | Pilot
+    | Board
+    | Disembark
+    | FireVehicleWeapon,
     Field(discriminator="type"),
 ]
 

@@ -42,6 +42,7 @@ from sftactics.encounter.state import (
     Slot,
     Zone,
 )
+from sftactics.encounter.vehicles import VehicleChanged, VehicleMoved, apply_changed, apply_moved
 from sftactics.sf1e.state import CreatureState
 
 
@@ -311,7 +312,9 @@ Event = Annotated[
     | Body2eChanged
     | Acted2e
     | Check2eMade
-    | Strike2eMade,
+    | Strike2eMade
+    | VehicleChanged
+    | VehicleMoved,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
@@ -483,6 +486,8 @@ _APPLY: dict[str, Callable[[Encounter, Any], Encounter]] = {
     "acted2e": _acted2e,
     "check2e_made": _nothing,
     "strike2e_made": _nothing,
+    "vehicle_changed": apply_changed,
+    "vehicle_moved": apply_moved,
 }
 
 

@@ -25,6 +25,7 @@ from sftactics.encounter.outcomes import (
 )
 from sftactics.encounter.sf2e.events2e import Creature2eChanged, Strike2eMade
 from sftactics.encounter.state import Encounter
+from sftactics.encounter.vehicles import VehicleChanged, VehicleMoved, moved_lines
 from sftactics.sf1e.senses import Awareness
 
 
@@ -91,6 +92,10 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             return [f"  {e.text}"]
         case ev.CombatEnded():
             return ["", f"Combat over in round {e.round}: {e.winner or 'nobody'} wins ({e.reason})"]
+        case VehicleMoved():
+            return ["  " + x for x in moved_lines(e)]
+        case VehicleChanged():
+            return ["  " + x for x in e.notes]
     if e.type.endswith("2e") or "2e_" in e.type:  # the 2nd edition's events (encounter/sf2e)
         from sftactics.encounter.sf2e import narrate2e
 

@@ -19,6 +19,7 @@ from sftactics.core.errors import FileFormatError
 from sftactics.encounter.chase_state import ChaseEncounter, Goal, Rider, Role
 from sftactics.io.files import load_model, read_data, validation_error
 from sftactics.io.scenario import _statblock
+from sftactics.io.vehicles import vehicle_ref
 from sftactics.sf1e.limits import Name
 from sftactics.sf1e.statblock import StatBlock
 from sftactics.sf1e.state import Creature
@@ -205,28 +206,6 @@ def _environment(entry: EnvironmentEntry | str) -> Environment:
 # ---------------------------------------------------------------- vehicles and people
 
 
-def _vehicle_stat(ref: str | VehicleStat, scenario: Path, where: str) -> VehicleStat:
-    if isinstance(ref, VehicleStat):
-        return ref
-    from sftactics.content.vehicles import find_vehicle, vehicle_names
-
-    try:
-        target = (scenario.parent / ref).resolve()
-        is_file = target.is_file()
-    except (OSError, ValueError):
-        is_file = False
-    if is_file:
-        try:
-            return load_model(target, VehicleStat)
-        except FileFormatError as e:
-            raise FileFormatError(e.file, e.field, f"{e.expected} (used by {scenario}: {where})") from None
-    found = find_vehicle(ref)
-    if found is not None:
-        return found
-    raise FileFormatError(str(scenario), where, f"a vehicle stat-block file or a bundled vehicle "
-                          f"({', '.join(vehicle_names())}); {ref!r} is neither")  # fmt: skip
-
-
 def load_chase(path: str | Path) -> ChaseEncounter:
     """Load a chase scenario into the chase's starting value (initiative not rolled yet: the runner's ``begin``
     does it)."""
@@ -241,7 +220,7 @@ def load_chase(path: str | Path) -> ChaseEncounter:
     riders: list[Rider] = []
     for i, ve in enumerate(sf.vehicles):
         where = f"vehicles[{i}]"
-        stat = _vehicle_stat(ve.vehicle, path, f"{where}.vehicle")
+        stat = vehicle_ref(ve.vehicle, path, f"{where}.vehicle")
         pilot = None
         if ve.pilot is not None:
             pilot = Creature.fresh(_statblock(ve.pilot.statblock, path, f"{where}.pilot.statblock"), ve.pilot.id)

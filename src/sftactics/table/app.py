@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
@@ -41,7 +42,9 @@ class Settings(_In):
 
 
 class CreateTable(_In):
-    scenario: str = Field(max_length=500, description="a scenario file, or a name under scenarios/")
+    scenario: str = Field(
+        max_length=500, description="a scenario file under the server's working folder, or a name under scenarios/"
+    )
     seed: int = Field(1, ge=0, le=2**62)
     seats: dict[str, list[Annotated[str, Field(max_length=100)]]] | None = Field(
         None, description="seat name -> the combatants it commands (default: one seat per combatant of the first side)"
@@ -67,6 +70,8 @@ class SeatIn(_In):
 
 
 def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
+    """The app. Quick requests run on the event loop (one at a time, no thread switching); the slow ones
+    (opening a table, the legal actions' dry runs) in worker threads, so they do not hold the others up."""
     st = Store(store) if isinstance(store, str) else store
     service = TableService(st)
     app = FastAPI(title="sftactics live table", version="1")
@@ -89,10 +94,10 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
 
     # ------------------------------------------------------------------ tables
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table on a scenario: the GM's link and one link per seat."""
         table, seats = service.create(body.scenario, seed=body.seed, seats=body.seats,
-                                      settings=body.settings.model_dump(), name=body.name)  # fmt: skip
+                                      settings=body.settings.model_dump(), name=body.name, root=Path.cwd())  # fmt: skip
         return {
             "id": table.id,
             "name": table.name,
@@ -171,7 +176,7 @@ def create_app(store: Store | str, *, base_url: str = "") -> FastAPI:
         return {"undone": n, "seq": service.live(table_id).seq}
 
     @app.get("/api/tables/{table_id}/actions")
-    async def actions(table_id: str, token: Token, actor: Annotated[str, Query(max_length=100)]) -> dict[str, Any]:
+    def actions(table_id: str, token: Token, actor: Annotated[str, Query(max_length=100)]) -> dict[str, Any]:
         """What ``actor`` may do now: simple actions the engine would take, moving, attacks with hit chances."""
         return service.legal_actions(seat_of(table_id, token), actor)
 

@@ -26,6 +26,8 @@ from sftactics.table.store import CommandRow, Conflict, Snapshot, Store
 
 #: A snapshot is saved after this many events since the last one.
 SNAPSHOT_EVERY = 100
+#: The last events kept in memory for the seats' streams (older ones are read from the store).
+RECENT = 2000
 UNDO_EVENT = "table_undo"
 
 
@@ -39,16 +41,22 @@ class Stale(SftError):
 
 
 class TableDice(DiceSource):
-    """The fight's seeded stream; results typed in by a player replace the stream's, one die at a time."""
+    """The fight's seeded stream; results typed in by a player replace the stream's, one die at a time, for
+    the rolls of the player's own combatants (``owners``: a roll's purpose starts with its roller's name; None:
+    any roll, as the GM types them)."""
 
-    def __init__(self, rng: random.Random, typed: Sequence[int] = ()) -> None:
+    def __init__(self, rng: random.Random, typed: Sequence[int] = (), owners: Sequence[str] | None = None) -> None:
         super().__init__()
         self.rng = rng
         self.typed = list(typed)
+        self.owners = None if owners is None else tuple(owners)
+
+    def _mine(self, purpose: str) -> bool:
+        return self.owners is None or any(purpose == o or purpose.startswith(f"{o} ") for o in self.owners)
 
     def _next(self, sides: int, purpose: str) -> int:
         rolled = self.rng.randint(1, sides)
-        return self.typed.pop(0) if self.typed else rolled
+        return self.typed.pop(0) if self.typed and self._mine(purpose) else rolled
 
     def snapshot(self) -> object:
         return (len(self.history), self.rng.getstate(), list(self.typed))
@@ -74,6 +82,22 @@ class LiveFight:
     seq: int = 0
     snap_seq: int = 0
     standing: list[CommandRow] = field(default_factory=list)  # commands still standing (empty after a snapshot)
+    recent: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)  # (seq, command n, event)
+    recent_from: int = 1  # ``recent`` holds every event from this sequence number on
+    undone: set[int] = field(default_factory=set)  # commands taken back
+
+    def _remember(self, first_seq: int, n: int, events: Sequence[dict[str, Any]]) -> None:
+        self.recent.extend((first_seq + i, n, e) for i, e in enumerate(events))
+        if len(self.recent) > RECENT:
+            del self.recent[: len(self.recent) - RECENT]
+            self.recent_from = self.recent[0][0]
+
+    def events_since(self, seq: int) -> list[tuple[int, dict[str, Any]]] | None:
+        """The events after ``seq`` without those of commands taken back, from memory; None when they are older
+        than what memory holds (read them from the store)."""
+        if seq + 1 < self.recent_from:
+            return None
+        return [(q, e) for q, n, e in self.recent if q > seq and n not in self.undone]
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -86,6 +110,7 @@ class LiveFight:
             live.state = Encounter.model_validate_json(snap.state)
             live.rng.setstate(_rng_state(snap.rng))
             live.n, live.seq, live.snap_seq = snap.n, snap.seq, snap.seq
+            live.recent_from = snap.seq + 1
         tail = store.commands_after(table_id, live.n)
         if snap is not None and any(c.kind == "undo" for c in tail):
             return cls.load(store, table_id, snapshots=False)
@@ -95,7 +120,9 @@ class LiveFight:
     def _take(self, rows: Sequence[CommandRow]) -> None:
         """Apply recorded commands (already in the store) to the state, the stream and the counters."""
         for c in rows:
+            self._remember(c.first_seq, c.n, c.events)
             if c.kind == "undo":
+                self.undone.add(int(c.command["undo"]))
                 self.standing.pop()
                 self.state, self.rng = _rebuild(self.start, self.seed, self.standing)
             else:
@@ -119,14 +146,22 @@ class LiveFight:
         return True
 
     # ------------------------------------------------------------------ commands
-    def do(self, store: Store, seat: str, command: Command, against: int, typed: Sequence[int] = ()) -> list[Event]:
+    def do(
+        self,
+        store: Store,
+        seat: str,
+        command: Command,
+        against: int,
+        typed: Sequence[int] = (),
+        owners: Sequence[str] | None = None,
+    ) -> list[Event]:
         """Validate ``command`` with the engine and record its events; the new events. RuleViolation (nothing
         recorded, the stream unmoved) when the engine refuses it; :class:`Stale` when ``against`` is not the
-        fight's last event."""
+        fight's last event. ``typed``: die results for the rolls of ``owners`` (None: any roll)."""
         self.catch_up(store)
         if against != self.seq:
             raise Stale(self.seq, against)
-        dice = TableDice(self.rng, typed)
+        dice = TableDice(self.rng, typed, owners)
         mark = dice.snapshot()
         try:
             result = step(self.state, command, dice)
@@ -134,8 +169,9 @@ class LiveFight:
             dice.restore(mark)
             raise
         if dice.typed:
+            used = len(typed) - len(dice.typed)
             dice.restore(mark)
-            raise CommandError("dice", f"{len(typed)} dice typed but only {len(typed) - len(dice.typed)} needed")
+            raise CommandError("dice", f"{len(typed)} dice typed but this command rolls only {used} of yours")
         events = result.events
         if not events:
             return []
@@ -150,6 +186,7 @@ class LiveFight:
         row = CommandRow(self.n + 1, "command", seat, record, self.seq + 1, last, tuple(data))
         self.state = result.state
         self.standing.append(row)
+        self._remember(row.first_seq, row.n, data)
         self.n, self.seq = row.n, last
         if self.seq - self.snap_seq >= SNAPSHOT_EVERY:
             store.save_snapshot(self.table_id, self.snapshot())
@@ -176,6 +213,8 @@ class LiveFight:
             raise Stale(self.seq, against) from None
         self.standing.pop()
         self.state, self.rng = _rebuild(self.start, self.seed, self.standing)
+        self._remember(seq, self.n + 1, [marker])
+        self.undone.add(last.n)
         self.n, self.seq = self.n + 1, seq
         return last.n
 

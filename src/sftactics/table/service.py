@@ -62,11 +62,12 @@ class Seat:
         return self.side is None
 
 
-def find_scenario(name: str) -> Path:
-    """A scenario file: a path, or the name of one under ``scenarios/`` or ``examples/scenarios/``."""
+def find_scenario(name: str, root: Path | None = None) -> Path:
+    """A scenario file: a path, or the name of one under ``scenarios/`` or ``examples/scenarios/``; with
+    ``root``, only a file inside that folder (what the API lets a remote client open)."""
     for cand in (Path(name), *(Path(d) / n for d in SCENARIO_DIRS for n in (name, f"{name}.yaml"))):
         try:
-            if cand.is_file():
+            if cand.is_file() and (root is None or cand.resolve().is_relative_to(root.resolve())):
                 return cand
         except (OSError, ValueError):  # a name too long, a NUL byte...
             break
@@ -91,10 +92,11 @@ class TableService:
         seats: Mapping[str, Sequence[str]] | None = None,
         settings: dict[str, Any] | None = None,
         name: str | None = None,
+        root: Path | None = None,
     ) -> tuple[TableRow, list[SeatRow]]:
         from sftactics.io.scenario import load_scenario
 
-        path = find_scenario(scenario)
+        path = find_scenario(scenario, root)
         start = load_scenario(path)
         if seats is None:
             first = start.sides()[0]
@@ -186,7 +188,7 @@ class TableService:
         self._allowed(seat, cmd, fight.state, typed)
         with self._lock(seat.table_id):
             before = fight.seq
-            fight.do(self.store, seat.name, cmd, against, typed)
+            fight.do(self.store, seat.name, cmd, against, typed, None if seat.gm else seat.combatants)
             first, last = before + 1, fight.seq
         self.wake(seat.table_id)
         return first, last
@@ -239,7 +241,9 @@ class TableService:
         enemy_hp = self.settings(seat.table_id)["enemy_hp"]
         out = []
         head, last = fight.seq, since
-        rows = self.store.events_after(seat.table_id, since, limit, standing=True)
+        rows = fight.events_since(since)
+        if rows is None or len(rows) > limit:
+            rows = self.store.events_after(seat.table_id, since, limit, standing=True)
         for seq, e in rows:
             if seq > head:  # recorded by another process after this one caught up: the next call takes it
                 break

@@ -128,6 +128,26 @@ class Token:
 
 
 @dataclass(frozen=True, slots=True)
+class VehicleToken:
+    """A vehicle on the map (VEH-03): its space, the edge it faces, its side, HP and riders."""
+
+    name: str
+    space: Footprint
+    heading: str
+    side: str | None
+    hp: int
+    max_hp: int
+    riders: tuple[str, ...] = ()
+
+    @property
+    def arrow(self) -> str:
+        return _ARROWS.get(self.heading, "?")
+
+
+_ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
+
+
+@dataclass(frozen=True, slots=True)
 class Key:
     """One entry of an overlay's legend: the mark drawn on squares, what it means, its SVG colour."""
 
@@ -173,6 +193,7 @@ class MapView:
     notes: tuple[str, ...] = ()
     sides: tuple[str, ...] = ()
     window: tuple[int, int, int, int] | None = None
+    vehicles: tuple[VehicleToken, ...] = ()
 
     @property
     def bounds(self) -> tuple[int, int, int, int]:
@@ -667,7 +688,22 @@ def build_view(
             f"the map is {grid.width}x{grid.height} squares, more than the {VIEW_MAX_SIDE} a view draws across "
             f"or down: drawn are columns {x0}-{x1 - 1} and rows {y0}-{y1 - 1}, around the combatants"
         )
-    return MapView(title, grid, tokens, tuple(overlays), tuple(notes), tuple(state.sides()), window)
+    return MapView(title, grid, tokens, tuple(overlays), tuple(notes), tuple(state.sides()), window,
+                   vehicle_tokens(state))  # fmt: skip
+
+
+def vehicle_tokens(state: Encounter) -> tuple[VehicleToken, ...]:
+    """The vehicles with a position: footprint, heading (its arrow), side, HP and riders (VEH-03)."""
+    from sftactics.encounter import vehicles
+
+    out = []
+    for fv in state.vehicles.values():
+        fp = vehicles.footprint(fv)
+        if fp is not None:
+            v = fv.vehicle
+            out.append(VehicleToken(fv.id, fp, v.state.heading, vehicles.side_of(state, fv), v.state.hp, v.stat.hp,
+                                    fv.riders))  # fmt: skip
+    return tuple(out)
 
 
 # --- text -------------------------------------------------------------------------------------------------
@@ -694,6 +730,10 @@ def _base_chars(view: MapView) -> dict[Square, str]:
     (x0, y0, x1, _), flags = _window_cells(view)
     w = x1 - x0
     chars = {(x0 + i % w, y0 + i // w): _terrain_char(c) for i, c in enumerate(flags)}
+    for vt in view.vehicles:  # a vehicle's space shows its heading; riders' letters go on top
+        for sq in vt.space.squares:
+            if sq in chars:
+                chars[sq] = vt.arrow
     for t in view.tokens:
         for sq in t.space.squares:
             if sq in chars:
@@ -807,6 +847,13 @@ def _token_legend(view: MapView) -> dict[str, str]:
     return {side: ", ".join(names) for side, names in by_side.items()}
 
 
+def _vehicle_line(vt: VehicleToken) -> str:
+    riders = ", ".join(vt.riders) or "nobody"
+    side = f" ({vt.side})" if vt.side else ""
+    return (f"vehicle {vt.arrow} {vt.name}{side} at {vt.space.x},{vt.space.y} ({vt.space.side}x{vt.space.side}), "
+            f"heading {vt.heading}, {vt.hp}/{vt.max_hp} HP, riders: {riders}")  # fmt: skip
+
+
 def render_text(view: MapView) -> str:
     """The view as plain text for a terminal: one panel per overlay (or the bare map), then the legend."""
     base = _base_chars(view)
@@ -821,6 +868,7 @@ def render_text(view: MapView) -> str:
             out += [f"  {n}" for n in ov.notes]
     out.append("")
     out += [f"{side}: {names}" for side, names in _token_legend(view).items()]
+    out += [_vehicle_line(vt) for vt in view.vehicles]
     shown = np.unique(_window_cells(view)[1]).tolist()
     present = sorted({_terrain_char(c) for c in shown}, key=lambda ch: list(TERRAIN_NAMES).index(ch))
     out.append("terrain: " + "   ".join(f"{ch} {TERRAIN_NAMES[ch]}" for ch in present))
@@ -977,8 +1025,9 @@ def render_svg(view: MapView) -> str:
             continue
         parts.append(f'<circle class="corner" cx="{ox + px * CELL}" cy="{oy + py * CELL}" r="3" fill="#1a202c"/>')
     parts.append("</g>")
-    parts.append('<g id="tokens" text-anchor="middle">')
     side_colour = {s: _SIDE_COLOURS[i % len(_SIDE_COLOURS)] for i, s in enumerate(view.sides)}
+    parts += _vehicles_svg(view, ox, oy, side_colour)
+    parts.append('<g id="tokens" text-anchor="middle">')
     for t in view.tokens:
         if not (inside(t.space.x, t.space.y) and inside(t.space.x + t.space.side, t.space.y + t.space.side)):
             continue
@@ -1012,11 +1061,38 @@ def render_svg(view: MapView) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _vehicles_svg(view: MapView, ox: int, oy: int, side_colour: Mapping[str, str]) -> list[str]:
+    """Each vehicle's space as a rounded box in its side's colour, with an arrow on the edge it faces."""
+    if not view.vehicles:
+        return []
+    parts = ['<g id="vehicles">']
+    for vt in view.vehicles:
+        x, y, s = ox + vt.space.x * CELL, oy + vt.space.y * CELL, vt.space.side * CELL
+        colour = side_colour.get(vt.side or "", "#4a5568")
+        parts.append(f'<g class="vehicle" data-name={_a(vt.name)} data-heading={_a(vt.heading)}>')
+        parts.append(f'<rect x="{x + 2}" y="{y + 2}" width="{s - 4}" height="{s - 4}" rx="8" fill="{colour}" '
+                     f'fill-opacity="0.25" stroke="{colour}" stroke-width="2"/>')  # fmt: skip
+        cx, cy, h = x + s / 2, y + s / 2, s / 2 - 4
+        tip = {"N": (cx, cy - h), "E": (cx + h, cy), "S": (cx, cy + h), "W": (cx - h, cy)}[vt.heading]
+        back = {"N": (0, 1), "E": (-1, 0), "S": (0, -1), "W": (1, 0)}[vt.heading]
+        side_dir = (back[1], back[0])
+        b1 = (tip[0] + back[0] * 10 + side_dir[0] * 7, tip[1] + back[1] * 10 + side_dir[1] * 7)
+        b2 = (tip[0] + back[0] * 10 - side_dir[0] * 7, tip[1] + back[1] * 10 - side_dir[1] * 7)
+        pts = " ".join(f"{px:g},{py:g}" for px, py in (tip, b1, b2))
+        parts.append(f'<polygon class="heading" points="{pts}" fill="{colour}"/>')
+        parts.append(_text(cx, y + s - 6, f"{vt.name} {vt.hp}/{vt.max_hp}", fill="#1a202c", font_size="9",
+                           text_anchor="middle"))  # fmt: skip
+        parts.append("</g>")
+    parts.append("</g>")
+    return parts
+
+
 def _legend_lines(view: MapView, width: int) -> list[tuple[str, str | None, int]]:
     """Legend lines (text, swatch colour or None, indent in pixels), wrapped to fit ``width`` pixels."""
     raw: list[tuple[str, str | None, int]] = [(view.title, None, 0)]
     side_colour = {s: _SIDE_COLOURS[i % len(_SIDE_COLOURS)] for i, s in enumerate(view.sides)}
     raw += [(f"{side}: {names}", side_colour.get(side), 0) for side, names in _token_legend(view).items()]
+    raw += [(_vehicle_line(vt), side_colour.get(vt.side or ""), 0) for vt in view.vehicles]
     for ov in view.overlays:
         raw.append((ov.title, None, 0))
         raw += [(f"{k.mark}  {k.meaning}", k.colour, 12) for k in ov.keys]

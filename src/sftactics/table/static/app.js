@@ -363,10 +363,17 @@ async function refresh() {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/api/tables/${tableId}/ws?token=${encodeURIComponent(token)}&since=${lastSeq}`);
+  const resuming = lastSeq > 0;
+  let first = true;
   ws.onmessage = async (msg) => {
     const data = JSON.parse(msg.data);
     if (data.type !== "events") return;
-    if (data.events.some((e) => e.type === "table_undo")) { $("log").innerHTML = ""; facing = {}; lastSeq = 0; ws.close(); return; }
+    const fresh = first && !resuming; // a load from the start already leaves out what was undone
+    first = false;
+    if (!fresh && data.events.some((e) => e.type === "table_undo")) {
+      // the GM took a command back: reload the log from the start (its events are no longer sent)
+      $("log").innerHTML = ""; facing = {}; lastSeq = 0; ws.close(); return;
+    }
     logEvents(data.events);
     lastSeq = data.seq;
     await refresh();
