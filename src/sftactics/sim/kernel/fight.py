@@ -579,9 +579,13 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     crit = hit and d == 20 and total >= ac and not m.immune_crit[t]
     dmg = -1
     if hit:
-        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], 2 if crit else 1)
-        raw = min(max(raw, 0), m.mit.shape[2] - 1)
+        times = 2 if crit else 1
+        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
         p = m.w_prof[a, k]
+        if raw < 1 and raw - times * m.w_neg[a, k] >= 1:  # DMG-05: penalties leave 1 nonlethal damage
+            raw = 1
+            p = m.w_min_prof[a, k]
+        raw = min(max(raw, 0), m.mit.shape[2] - 1)
         dmg = m.mit[t, p, raw]
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, dmg)
         _damage(m, st, t, dmg, a, k, m.prof_nl[p])

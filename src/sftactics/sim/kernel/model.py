@@ -188,6 +188,8 @@ class Model(NamedTuple):
     linger: B  # [N] an NPC without Resolve that lingers 3 turns at 0 HP (option npc_without_rp_at_zero, INJ-07)
     start_ticks: I32  # [N, 1 + START_BURNS, 4]: the bleed and the burns a creature starts with (bodies.T_*)
     start_bleed_last: B  # [N]: its bleed ticks after its burns
+    w_neg: I32  # [N, W] the negative terms of the damage (DMG-05: a roll they bring below 1 deals 1 nonlethal)
+    w_min_prof: I32  # [N, W] the profile of that 1 nonlethal damage
 
 
 @dataclass(frozen=True)
@@ -384,6 +386,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     (w_reach, w_ndice, w_sides, w_flat, w_prof, w_usage, w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc,
      w_crit_save, w_radius, w_gdc, w_gsave, w_top) = (arr((n, wmax)) for _ in range(16))  # fmt: skip
     w_cap = arr((n, wmax), -1)
+    w_neg, w_min_prof = arr((n, wmax)), arr((n, wmax), -1)
     w_zone = arr((n, wmax), -1)
     w_aoo = flags((n, wmax))
     w_range = arr((n, wmax, dmax), OUT_OF_RANGE)
@@ -471,7 +474,13 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                                        nd * sd + flat)  # fmt: skip
                 g_atk[i, k] = stats.attack_bonus(cr, w, options=opts).total
                 continue
-            bonus = stats.damage_bonus(cr, w, options=opts).total
+            bonus_bd = stats.damage_bonus(cr, w, options=opts)
+            bonus = bonus_bd.total
+            # DMG-05: penalties that bring a roll below 1 leave 1 nonlethal damage (``damage.roll_damage``)
+            penalties = sum(t.value for t in bonus_bd.applied if t.value < 0)
+            w_neg[i, k] = penalties + damage._negative_in_expr(w.damage_expr)
+            w_min_prof[i, k] = profile(("weapon", types, w.magic, w.materials, w.alignment, cr.stat.incorporeal,
+                                        True), 1)  # fmt: skip
             w_ndice[i, k], w_sides[i, k], w_flat[i, k] = nd, sd, flat + bonus
             most = 2 * (nd * sd + flat + bonus)
             w_prof[i, k] = profile(("weapon", types, w.magic, w.materials, w.alignment, cr.stat.incorporeal,
@@ -578,7 +587,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             if w_grenade[i, k]:
                 w_bidx[i, k] = radii.index(int(w_radius[i, k]))
     bodies_and_blasts: tuple[Any, ...] = (pr_atk, pr_ac, prone0, immune_prone, g_mode, g_rider, g_rval, prof_nl,
-                                           linger, start_ticks, start_bleed_last)  # fmt: skip
+                                           linger, start_ticks, start_bleed_last, w_neg, w_min_prof)  # fmt: skip
     model = Model(
         grid.width, grid.height, n,
         side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves, saves_down,
