@@ -120,7 +120,7 @@ class Model(NamedTuple):
     w_grenade: B
     w_radius: I32
     w_gdc: I32
-    w_gsave: I32  # 1: half on a successful Reflex save
+    w_gsave: I32  # 1: half on a successful save (the kernel reads g_mode: every save and what it does)
     w_range: I32  # [N, W, D]: range penalty by distance in squares, OUT_OF_RANGE beyond reach
     w_top_ft: I32  # maximum range in feet (grenades)
     atk: I32  # [N, W, N] attack bonus with the target's own terms
@@ -172,7 +172,7 @@ class Model(NamedTuple):
     g_nf: I64
     g_nh: I64
     g_land: NDArray[np.float64]  # [N, W, D] chance a grenade thrown this many squares reaches its point (AC 5)
-    g_half: NDArray[np.float64]  # [N, W, N] chance the target makes its Reflex save (0 without one)
+    g_half: NDArray[np.float64]  # [N, W, N] chance the target makes the grenade's save (0 without one)
     cover_side: I32  # [S] directions (bit (sx + 1) * 3 + sy + 1) with a cover object or low obstacle next to it
     charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
     # bodies (:mod:`sftactics.sim.kernel.bodies`)
