@@ -1,11 +1,11 @@
 """The battlefield as it stands, for the table: the map with its tokens in colour (rich), whose turn it is, and
 a roster of every combatant's pools and conditions under it.
 
-Pure: a :class:`~sftactics.views.mapview.MapView` and the :class:`~sftactics.encounter.state.Encounter` go
+Pure: a :class:`~sftactics.views.picture.MapView` and the :class:`~sftactics.encounter.state.Encounter` go
 in, a rich :class:`~rich.text.Text` (or plain lines) comes out. The colour picture is one panel: the reach
 overlay colours the squares' background (one move, double move), the other overlays put their mark in the
 space after the square's character (``!`` threatened, cover letters, area ``-``), the combatant whose turn it
-is stands in reverse video. Without colour, :func:`~sftactics.views.mapview.render_text` draws each overlay
+is stands in reverse video. Without colour, :func:`~sftactics.views.textmap.render_text` draws each overlay
 as its own panel.
 """
 
@@ -21,8 +21,8 @@ from sftactics.encounter import budget
 from sftactics.encounter.engine import pending
 from sftactics.encounter.state import Encounter
 from sftactics.grid.geometry import Square
-from sftactics.views import mapview
-from sftactics.views.mapview import MapView, Overlay
+from sftactics.views import legend, textmap
+from sftactics.views.picture import MapView, Overlay
 
 SIDE_STYLES = ("bold bright_cyan", "bold bright_red", "bold bright_green", "bold magenta", "bold yellow",
                "bold bright_blue", "bold dark_orange", "bold white")  # fmt: skip
@@ -104,8 +104,8 @@ def reach_as_it_stands(state: Encounter, view: MapView) -> MapView:
 
 
 def plain(state: Encounter, view: MapView) -> str:
-    """Without colour: the heading, the map panels of :func:`mapview.render_text`, then the roster."""
-    lines = [heading(state), mapview.render_text(view).rstrip("\n"), ""]
+    """Without colour: the heading, the map panels of :func:`textmap.render_text`, then the roster."""
+    lines = [heading(state), textmap.render_text(view).rstrip("\n"), ""]
     lines += [f"{letter} {text}" for letter, _, text in roster(state, view)]
     return "\n".join(lines) + "\n"
 
@@ -140,7 +140,7 @@ def _marks(overlays: Iterable[Overlay]) -> dict[Square, tuple[str, str]]:
 def coloured(state: Encounter, view: MapView, *, focus: str | None = None) -> Text:
     """The view as one colour panel (see the module's docstring), its key, and the roster."""
     g = view.grid
-    base = mapview._base_chars(view)
+    base = textmap._base_chars(view)
     tokens = {sq: t for t in view.tokens for sq in t.space.squares}
     side_style = _styles(view)
     back = _background(view.overlays)
@@ -183,13 +183,13 @@ def coloured(state: Encounter, view: MapView, *, focus: str | None = None) -> Te
                 out.append(key.mark, style=MARK_STYLES.get(ov.kind, "bold"))
             out.append(" " + key.meaning)
         out.append("\n")
-    present = sorted({mapview._terrain_char(c) for c in g.cells}, key=lambda ch: list(mapview.TERRAIN_NAMES).index(ch))
+    present = sorted({legend._terrain_char(c) for c in g.cells}, key=lambda ch: list(legend.TERRAIN_NAMES).index(ch))
     out.append("terrain: ")
     for ch in present:
         out.append(ch, style=TERRAIN_STYLES.get(ch, ""))
-        out.append(f" {mapview.TERRAIN_NAMES[ch]}   ")
+        out.append(f" {legend.TERRAIN_NAMES[ch]}   ")
     out.append("\n")
-    extra = mapview._directives(g)
+    extra = legend._directives(g)
     if extra:
         out.append("also (map directives): " + "; ".join(extra) + "\n")
     for note in view.notes:
