@@ -32,6 +32,7 @@ TERRAIN_STYLES = {"#": "grey62 on grey30", ".": "grey42", "~": "yellow", "%": "r
 REACH_BACKGROUND = {"1": "on #1d4d26", "2": "on #4d4719"}
 AREA_BACKGROUND = "on #5c2150"
 MARK_STYLES = {"threat": "bold red", "cover": "bold yellow", "area": "dim"}
+EDGE_STYLE = "bold"
 
 
 def heading(state: Encounter) -> str:
@@ -141,21 +142,30 @@ def coloured(state: Encounter, view: MapView, *, focus: str | None = None) -> Te
     """The view as one colour panel (see the module's docstring), its key, and the roster."""
     g = view.grid
     base = textmap._base_chars(view)
+    edges = textmap.edges_of(view)
     tokens = {sq: t for t in view.tokens for sq in t.space.squares}
     side_style = _styles(view)
     back = _background(view.overlays)
     marks = _marks(view.overlays)
     out = Text()
     out.append(heading(state) + "\n", style="bold")
-    label_w = len(str(g.height - 1))
-    digits = len(str(g.width - 1))
+    x0, y0, x1, y1 = view.bounds
+    label_w = len(str(y1 - 1))
+    digits = len(str(x1 - 1))
     for k in range(digits):
         place = 10 ** (digits - 1 - k)
-        row = " ".join(str(x // place % 10) if x >= place or place == 1 else " " for x in range(g.width))
+        row = " ".join(str(x // place % 10) if x >= place or place == 1 else " " for x in range(x0, x1))
         out.append(" " * (label_w + 2) + row.rstrip() + "\n", style="grey50")
-    for y in range(g.height):
-        out.append(f"{y:>{label_w}}  ", style="grey50")
-        for x in range(g.width):
+    hidden: list[str] = []
+    for y in range(y0, y1 + 1):
+        if y in edges.rows:
+            out.append(" " * (label_w + 1))
+            out.append(edges.rows[y].rstrip() + "\n", style=EDGE_STYLE)
+        if y == y1:
+            break
+        out.append(f"{y:>{label_w}} ", style="grey50")
+        out.append(edges.gaps.get((x0 - 1, y), " "), style=EDGE_STYLE)
+        for x in range(x0, x1):
             sq = (x, y)
             ch = base[sq]
             bg = back.get(sq, "")
@@ -167,7 +177,12 @@ def coloured(state: Encounter, view: MapView, *, focus: str | None = None) -> Te
             else:
                 style = TERRAIN_STYLES.get(ch, "")
             out.append(ch, style=f"{style} {bg}".strip())
+            edge = edges.gaps.get(sq)
             mark, mstyle = marks.get(sq, (" ", ""))
+            if edge is not None and mark == " ":
+                mark, mstyle = edge, EDGE_STYLE
+            elif edge is not None:
+                hidden.append(f"{x},{y} E")
             out.append(mark, style=f"{mstyle} {bg}".strip())
         out.append("\n")
     for ov in view.overlays:
@@ -183,13 +198,16 @@ def coloured(state: Encounter, view: MapView, *, focus: str | None = None) -> Te
                 out.append(key.mark, style=MARK_STYLES.get(ov.kind, "bold"))
             out.append(" " + key.meaning)
         out.append("\n")
-    present = sorted({legend._terrain_char(c) for c in g.cells}, key=lambda ch: list(legend.TERRAIN_NAMES).index(ch))
     out.append("terrain: ")
-    for ch in present:
+    for ch in textmap.terrain_present(view):
         out.append(ch, style=TERRAIN_STYLES.get(ch, ""))
         out.append(f" {legend.TERRAIN_NAMES[ch]}   ")
     out.append("\n")
-    extra = legend._directives(g)
+    if edges:
+        out.append(textmap.EDGE_KEY + "\n")
+    if hidden:
+        out.append(f"edges under a mark (not drawn): {', '.join(hidden)}\n")
+    extra = legend._directives(g, view.window)
     if extra:
         out.append("also (map directives): " + "; ".join(extra) + "\n")
     for note in view.notes:

@@ -73,10 +73,10 @@ _FEATURE_WORDS: dict[Feature, str] = {
 }
 
 
-def _directives(grid: GridMap, window: tuple[int, int, int, int] | None = None) -> list[str]:
+def _directives(grid: GridMap, window: tuple[int, int, int, int] | None = None, *, edges: bool = True) -> list[str]:
     """What one character per square cannot show, as map directives (docs/maps.md): second features of a
     square, walls and windows on edges, hard corners, light, gravity; only those within ``window`` (x0, y0, x1,
-    y1, far bounds excluded) if given."""
+    y1, far bounds excluded) if given; without the walls and windows if not ``edges`` (a picture that draws them)."""
     x0, y0, x1, y1 = window or (0, 0, grid.width, grid.height)
     out: list[str] = []
     extra: dict[Feature, list[Square]] = {}
@@ -90,9 +90,9 @@ def _directives(grid: GridMap, window: tuple[int, int, int, int] | None = None) 
             if f and f is not shown and flags & f:
                 extra.setdefault(f, []).append((x, y))
     out += [f"{_FEATURE_WORDS[f]} {' '.join(_rectangles(sqs))}" for f, sqs in extra.items()]
-    for kind, edges in (("wall", grid.walls), ("window", grid.windows)):
+    for kind, found in (("wall", grid.walls), ("window", grid.windows)) if edges else ():
         by_side: dict[str, list[Square]] = {}
-        for x, y, o in edges:
+        for x, y, o in found:
             sq, side = ((x, y), "W") if o == VERTICAL else ((x, y), "N")
             if not grid.in_bounds(sq):  # the east or south border of the map
                 sq, side = ((x - 1, y), "E") if o == VERTICAL else ((x, y - 1), "S")
