@@ -109,10 +109,13 @@ def test_every_overlay_has_a_key_in_the_text_and_in_the_svg(room: Path, tmp_path
     root = ET.parse(tmp_path / "threat.svg").getroot()
     legend = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "legend")
     assert "!  threatened (AOO-01)" in [t.text for t in legend.iter(f"{SVG}text")]
-    threat = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "overlay threat")
-    hatch = {ln.get("stroke") for ln in threat.iter(f"{SVG}line")}
-    assert hatch == {"#e53e3e"}
-    assert any(ln.get("stroke") == "#e53e3e" for ln in legend.iter(f"{SVG}line"))
+    threats = [g for g in root.iter(f"{SVG}g") if g.get("class") == "overlay threat"]
+    hatching = [{(ln.get("stroke"), float(ln.get("x1", 0)) < float(ln.get("x2", 0))) for ln in g.iter(f"{SVG}line")}
+                for g in threats]  # fmt: skip
+    # one side's threat hatched in its colour one way, the other's in its own colour the other way
+    assert hatching == [{("#2b6cb0", True)}, {("#c53030", False)}]
+    swatches = {ln.get("stroke") for ln in legend.iter(f"{SVG}line")}
+    assert {"#2b6cb0", "#c53030"} <= swatches
 
 
 def _pixel(png: Path, x: int, y: int) -> tuple[int, int, int]:

@@ -52,6 +52,7 @@ class Overlay:
     notes: tuple[str, ...] = ()
     lines: tuple[tuple[Point, Point, str], ...] = ()
     points: tuple[Point, ...] = ()
+    side: str | None = None  # whose overlay it is, when it belongs to one side (threat): the SVG uses its colour
 
 
 #: The most squares a view draws across or down: a larger map is drawn as a window of at most this many

@@ -11,7 +11,8 @@ halo drawn as a stroked copy under it.
 How the overlays look, so that several can be read on one map: ``reach`` tints the squares (green one move,
 yellow a double move), ``area`` tints them orange and outlines them (squares the shape misses hatched grey),
 ``threat`` hatches them red, ``cover`` puts a badge with the cover's letter on each enemy's token and draws the
-lines from the attacker's chosen corner. Everything has a key under the map: the terrain drawn, the edges
+lines from the attacker's chosen corner (threat hatching takes the side's colour, one direction per side, so
+two sides' threats can be told apart). Everything has a key under the map: the terrain drawn, the edges
 (walls, windows, hard corners), light, the sides' tokens and each overlay's marks, each with a swatch drawn
 the way the map draws it.
 """
@@ -145,9 +146,13 @@ def mix(base: str, layers: list[tuple[str, float]]) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def hatch(x: float, y: float, w: float, h: float, kind: str) -> list[Line]:
-    """Parallel diagonal lines of ``HATCHES[kind]`` cut to the rectangle (``/`` or ``\\``), spaced along x."""
-    colour, width, step, sense = HATCHES[kind]
+def hatch(
+    x: float, y: float, w: float, h: float, kind: str, colour: str | None = None, sense: int | None = None
+) -> list[Line]:
+    """Parallel diagonal lines of ``HATCHES[kind]`` cut to the rectangle (``/`` or ``\\``), spaced along x;
+    ``colour`` and ``sense`` (1 for ``/``, -1 for ``\\``) instead of the kind's own."""
+    own, width, step, own_sense = HATCHES[kind]
+    colour, sense = colour or own, sense or own_sense
     out: list[Line] = []
     k = step / 2
     while k < w + h:
@@ -220,12 +225,22 @@ def _tints(view: MapView) -> dict[tuple[int, int], list[tuple[str, float]]]:
     return out
 
 
+def threat_style(ov: Overlay, view: MapView) -> tuple[str, int]:
+    """The colour and direction of a threat overlay's hatching: its side's colour, one direction per side (so
+    two sides' threats can be told apart where they overlap); red for an overlay of no side."""
+    if ov.side is None or ov.side not in view.sides:
+        return HATCHES["threat"][0], HATCHES["threat"][3]
+    i = view.sides.index(ov.side)
+    return SIDE_COLOURS[i % len(SIDE_COLOURS)], -1 if i % 2 == 0 else 1
+
+
 def _overlay_group(n: int, ov: Overlay, view: MapView, ox: float, oy: float) -> Group:
     """What an overlay draws over the terrain (its tints are mixed into the squares): threat hatching, area
     outlines and shadows, cover lines, points of origin. Cover badges go with the tokens."""
     x0, y0, x1, y1 = view.bounds
     colour = {k.mark: k.colour for k in ov.keys}
     g = Group(f"overlay-{n}", f"overlay {ov.kind}")
+    tcolour, tsense = threat_style(ov, view)
 
     def inside(x: float, y: float) -> bool:
         return x0 <= x <= x1 and y0 <= y <= y1
@@ -235,7 +250,7 @@ def _overlay_group(n: int, ov: Overlay, view: MapView, ox: float, oy: float) -> 
             continue
         px, py = ox + x * CELL, oy + y * CELL
         if ov.kind == "threat":
-            g.add(*hatch(px, py, CELL, CELL, "threat"))
+            g.add(*hatch(px, py, CELL, CELL, "threat", tcolour, tsense))
         elif ov.kind == "area" and mark == "-":
             g.add(*hatch(px, py, CELL, CELL, "shadow"))
         elif ov.kind == "area":
@@ -275,7 +290,7 @@ def badge(cx: float, cy: float, letter: str, colour: str) -> list[Shape]:
 SW = 14  # a swatch's side in pixels
 
 
-def _swatch_for(ov: Overlay, mark: str, colour: str, x: float, y: float) -> list[Shape]:
+def _swatch_for(ov: Overlay, view: MapView, mark: str, colour: str, x: float, y: float) -> list[Shape]:
     """A legend swatch of ``ov``'s ``mark`` at ``x, y`` (its top-left corner), drawn as the map draws it."""
     if ov.kind == "reach" or (ov.kind == "area" and mark == "x"):
         out: list[Shape] = [Rect(x, y, SW, SW, fill=mix(FLOOR, [(colour, OVERLAY_WEIGHT)]))]
@@ -283,7 +298,7 @@ def _swatch_for(ov: Overlay, mark: str, colour: str, x: float, y: float) -> list
             out.append(Rect(x + 1, y + 1, SW - 2, SW - 2, stroke=AREA_EDGE, stroke_width=1.5))
         return out
     if ov.kind == "threat":
-        return [Rect(x, y, SW, SW, fill=FLOOR), *hatch(x, y, SW, SW, "threat")]
+        return [Rect(x, y, SW, SW, fill=FLOOR), *hatch(x, y, SW, SW, "threat", *threat_style(ov, view))]
     if ov.kind == "area":
         return [Rect(x, y, SW, SW, fill=FLOOR), *hatch(x, y, SW, SW, "shadow")]
     if ov.kind == "cover":
@@ -388,7 +403,7 @@ def _legend(view: MapView, width: float, side_colour: dict[str, str]) -> _Legend
     for ov in view.overlays:
         leg.text(ov.title)
         for k in ov.keys:
-            leg.item(_swatch_for(ov, k.mark, k.colour, 0, 0), f"{k.mark}  {k.meaning}")
+            leg.item(_swatch_for(ov, view, k.mark, k.colour, 0, 0), f"{k.mark}  {k.meaning}")
         if ov.lines:
             words = "lines: from the attacker's corner to the target's corners, coloured by the cover each gives"
             leg.item([Line(0, SW, SW, 0, _COVER_COLOURS[CoverKind.COVER], 1.5)], words)

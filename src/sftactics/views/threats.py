@@ -70,4 +70,5 @@ def threat_overlay(state: Encounter, who: str, *, options: GridOptions = DEFAULT
         {sq: "!" for sq in sorted(zone)},
         (Key("!", "threatened (AOO-01)", "#e53e3e"),),
         tuple(notes),
+        side=c.side if c is not None else side,
     )
