@@ -503,8 +503,16 @@ SESSION_VERBS: tuple[Verb, ...] = (
         "the battlefield now: tokens, conditions, whose turn, reach and threat",
         "session",
         args=("subject",),
-        words={"reach": "", "threat": "", "cover": "", "area": "text", "bare": "", "view": "side", "svg": "file",
-               "png": "file"},
+        words={
+            "reach": "",
+            "threat": "",
+            "cover": "",
+            "area": "text",
+            "bare": "",
+            "view": "side",
+            "svg": "file",
+            "png": "file",
+        },
     ),
     Verb("show", "show", "show", "the initiative tracker and the turn panel", "session", aliases=("init",)),
     Verb(
