@@ -30,6 +30,7 @@ import core_bench  # noqa: E402
 import grid_bench  # noqa: E402
 import scaling_bench  # noqa: E402
 import startup_bench  # noqa: E402
+import table_bench  # noqa: E402
 from common import Figure  # noqa: E402
 
 try:  # the simulation benchmark belongs to the simulation engine; it may not exist yet
@@ -41,7 +42,7 @@ except ImportError as e:  # pragma: no cover - depends on the checkout
     SIM_ERROR = f"not available: {e}"
 
 BENCHMARKS: dict[str, ModuleType] = {
-    m.NAME: m for m in (core_bench, grid_bench, scaling_bench, sim_bench, startup_bench) if m is not None
+    m.NAME: m for m in (core_bench, grid_bench, scaling_bench, sim_bench, startup_bench, table_bench) if m is not None
 }
 #: The reference every figure is divided by (same run): raw numpy d20s, so a slower or faster machine cancels out.
 REFERENCE = ("core", "numpy_baseline")

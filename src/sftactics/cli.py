@@ -320,6 +320,25 @@ def _register_query() -> None:
 
 _register_query()
 
+
+def _register_chase() -> None:
+    from sftactics.chase_cli import chase_cmd, travel_cmd
+
+    app.command("chase")(chase_cmd)
+    app.command("travel")(travel_cmd)
+
+
+_register_chase()
+
+
+def _register_table() -> None:
+    from sftactics.table.cli import serve_cmd
+
+    app.command("serve")(serve_cmd)
+
+
+_register_table()
+
 import_app = typer.Typer(help="Import creatures from other tools.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
 
@@ -346,10 +365,12 @@ def schema_cmd(
 ) -> None:
     """Print a reference document generated from the code."""
     from sftactics.io import reference as ref
+    from sftactics.io.chase_scenario import chase_schema
 
     docs = {
         "statblock": ref.statblock_schema,
         "scenario": ref.scenario_schema,
+        "chase": chase_schema,
         "events": ref.events_schema,
         "options": ref.options_markdown,
         "conditions": ref.conditions_markdown,

@@ -40,7 +40,7 @@ def _types(fight: SimFight, who: str) -> list[str]:
 
 
 def test_registry() -> None:
-    assert policy_names() == ["engine", "simple", "tactical"]
+    assert policy_names() == ["engine", "simple", "tactical", "veteran"]
     with pytest.raises(ValueError, match="unknown policy"):
         make_policy("genius")
 

@@ -53,7 +53,7 @@ BackendOpt = Annotated[str, typer.Option(help="local (this machine's cores) or d
 SchedulerOpt = Annotated[
     str | None, typer.Option(help="address of a Dask scheduler (dask backend); none: a local cluster")
 ]
-PolicyOpt = Annotated[str, typer.Option(help="policy of every side: tactical, simple or engine")]
+PolicyOpt = Annotated[str, typer.Option(help="policy of every side: tactical, simple, veteran or engine")]
 SidePolicyOpt = Annotated[list[str] | None, typer.Option("--side-policy", help="SIDE=POLICY for one side (repeatable)")]
 RoundsOpt = Annotated[int, typer.Option(min=1, help="the GM ends a fight after this many rounds (a draw)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the results as JSON")]
@@ -197,10 +197,14 @@ def simulate_cmd(
 ) -> None:
     """Play the encounter many times with sensible tactics on both sides: who wins, how long it lasts, who
     drops, who dies and of what."""
+    from sftactics.io.chase_scenario import is_chase_file
     from sftactics.io.files import load_model
     from sftactics.io.scenario import ScenarioFile, build_encounter, side_morale
     from sftactics.sim.runner import SimJob, simulate
 
+    if is_chase_file(scenario):
+        _simulate_chase(scenario, runs, seed, engine, json_out, progress)
+        return
     scen = load_model(scenario, ScenarioFile)
     encounter = build_encounter(scen, scenario)
     if not abilities:
@@ -235,6 +239,24 @@ def simulate_cmd(
         out.print_json(json.dumps(summary.to_dict()))
     else:
         print_summary(summary, out)
+
+
+def _simulate_chase(scenario: Path, runs: int, seed: int, engine: str, json_out: bool, progress: bool) -> None:
+    """A chase scenario: many chases on the chase policy (sim/chase_sim.py); the compiled kernel refuses."""
+    from sftactics.io.chase_scenario import load_chase
+    from sftactics.sim.chase_sim import simulate_chase, summary_lines
+
+    if _engine(engine) == "compiled":
+        raise SftError("--engine compiled: the compiled kernel does not play vehicle chases (use auto or full)")
+    start = load_chase(scenario)
+    err.print(f"[dim]{runs} chases, all played by the engine's chase runner[/dim]")
+    with _progress(progress, f"simulating {start.name}") as step:
+        summary = simulate_chase(start, runs, seed=seed, progress=step)
+    if json_out:
+        out.print_json(json.dumps(summary.to_dict()))
+    else:
+        for line in summary_lines(summary):
+            out.print(line, markup=False)
 
 
 def sweep_cmd(

@@ -221,6 +221,15 @@ def _grenades(me: Combatant) -> list[Weapon]:
 
 
 # ---------------------------------------------------------------- simple
+def _rides(fight: Fight, cid: str, choose: Callable[[Encounter, Combatant], Combatant | None]) -> bool:
+    """A rider's turn from its vehicle (``encounter.riding``): True when it was taken."""
+    if not fight.state.vehicles or not _my_turn(fight, cid):
+        return False
+    from sftactics.encounter.riding import ride
+
+    return ride(fight, cid, choose)
+
+
 class SimplePolicy:
     """Close in on the nearest foe and attack it (the engine's simple policy, through the side's perception and
     without proposing commands the engine would refuse)."""
@@ -238,7 +247,7 @@ class SimplePolicy:
 
     def __call__(self, fight: Fight, cid: str) -> None:
         _resolve_start(fight, cid, keep_reserve=False)
-        if self._retreats(fight, cid):
+        if self._retreats(fight, cid) or _rides(fight, cid, self._nearest):
             _end_turn(fight, cid)
             return
         choices.draw_weapon(fight, cid)
@@ -444,6 +453,15 @@ class TacticalPolicy:
         able = allies(state, side)
         return bool(able) and all(c.id in self.retreating for c in able)
 
+    # ------------------------------------------------------------ hooks for a policy built on this one
+    def extra_plans(self, t: _Turn, stay_cost: float, aoo_here: float) -> list[_Plan]:
+        """More options for the turn ``t`` (``sim.veteran``); the tactical policy has none, so the compiled
+        kernel plays it."""
+        return []
+
+    def chose(self, cid: str, plan: _Plan) -> None:
+        """``cid`` carried out ``plan`` (``sim.veteran`` remembers readied actions)."""
+
     # ------------------------------------------------------------ a turn
     def __call__(self, fight: Fight, cid: str) -> None:
         _resolve_start(fight, cid, keep_reserve=True)
@@ -451,6 +469,9 @@ class TacticalPolicy:
         me = s.get(cid)
         if _my_turn(fight, cid) and confusion.forced_targets(s, cid) is not None:
             SimplePolicy()(fight, cid)  # confused and bound to attack someone: no plan but that (CON-06)
+            return
+        if _rides(fight, cid, SimplePolicy._nearest):  # riders drive and shoot from their vehicle
+            _end_turn(fight, cid)
             return
         if _my_turn(fight, cid) and not me.out_of_fight:
             self._turn(fight, cid)
@@ -477,6 +498,8 @@ class TacticalPolicy:
             t = _Turn(self, fight.state, cid)
         plan = t.best_plan()
         done = self._execute(fight, plan)
+        if done:
+            self.chose(cid, plan)
         if plan.target is not None and done:
             self.focus[t.me.side] = plan.target
         if not done and plan.label == "charge" and _my_turn(fight, cid):
@@ -1163,6 +1186,7 @@ class _Turn:
         offensive = [p for p in plans if p.target is not None or p.label.endswith("grenade")]
         if not offensive:
             plans += self.approach_plans(can_full, can_move)
+        plans += self.pol.extra_plans(self, stay_cost, self.aoo_cost(here_threat))  # other policies' options
         if not plans:
             return _Plan(0.0, [], "nothing")
         return max(plans, key=lambda p: (p.value, -len(p.commands)))
@@ -1302,9 +1326,16 @@ class _Turn:
 
 
 # ---------------------------------------------------------------- registry
+def _veteran(morale: Morale) -> Policy:
+    from sftactics.sim.veteran import VeteranPolicy  # it builds on this module
+
+    return VeteranPolicy(morale=morale)
+
+
 POLICIES: dict[str, Callable[..., Policy]] = {
     "simple": SimplePolicy,
     "tactical": TacticalPolicy,
+    "veteran": lambda morale=DEFAULT_MORALE: _veteran(morale),
     "engine": lambda morale=None: engine_simple,  # no morale: the engine's own policy, as ``sftactics run`` plays it
 }
 
@@ -1314,7 +1345,7 @@ def policy_names() -> list[str]:
 
 
 def make_policy(name: str, morale: Morale = DEFAULT_MORALE) -> Policy:
-    """A fresh policy by name (``simple``, ``tactical``, ``engine``) with the side's ``morale``
+    """A fresh policy by name (``simple``, ``tactical``, ``veteran``, ``engine``) with the side's ``morale``
     (``sim.morale``; the engine policy has none)."""
     try:
         factory = POLICIES[name]

@@ -10,9 +10,7 @@ import numpy as np
 
 from sftactics.grid.geometry import Square
 from sftactics.grid.map import LEGEND, VERTICAL, Feature, GridMap, Light
-from sftactics.views.picture import (
-    MapView,
-)
+from sftactics.views.picture import MapView, VehicleToken
 
 TERRAIN_NAMES: dict[str, str] = {
     ".": "floor",
@@ -120,3 +118,10 @@ def _token_legend(view: MapView) -> dict[str, str]:
     for t in view.tokens:
         by_side.setdefault(t.side, []).append(f"{t.letter} {t.name}" + (" (down)" if t.down else ""))
     return {side: ", ".join(names) for side, names in by_side.items()}
+
+
+def _vehicle_line(vt: VehicleToken) -> str:
+    riders = ", ".join(vt.riders) or "nobody"
+    side = f" ({vt.side})" if vt.side else ""
+    return (f"vehicle {vt.arrow} {vt.name}{side} at {vt.space.x},{vt.space.y} ({vt.space.side}x{vt.space.side}), "
+            f"heading {vt.heading}, {vt.hp}/{vt.max_hp} HP, riders: {riders}")  # fmt: skip

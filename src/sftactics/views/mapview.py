@@ -63,6 +63,7 @@ from sftactics.views.picture import (
     MapView,
     Overlay,
     Token,
+    VehicleToken,
     _combatant,
     _find,
     _grid,
@@ -85,6 +86,7 @@ __all__ = [
     "MapView",
     "Overlay",
     "Token",
+    "VehicleToken",
     "area_overlay",
     "build_view",
     "cover_overlay",
@@ -96,6 +98,7 @@ __all__ = [
     "threat_overlay",
     "threatened_by",
     "tokens_for",
+    "vehicle_tokens",
     "view_window",
 ]
 
@@ -186,4 +189,19 @@ def build_view(
             f"the map is {grid.width}x{grid.height} squares, more than the {VIEW_MAX_SIDE} a view draws across "
             f"or down: drawn are columns {x0}-{x1 - 1} and rows {y0}-{y1 - 1}, around the combatants"
         )
-    return MapView(title, grid, tokens, tuple(overlays), tuple(notes), tuple(state.sides()), window)
+    return MapView(title, grid, tokens, tuple(overlays), tuple(notes), tuple(state.sides()), window,
+                   vehicle_tokens(state))  # fmt: skip
+
+
+def vehicle_tokens(state: Encounter) -> tuple[VehicleToken, ...]:
+    """The vehicles with a position: footprint, heading (its arrow), side, HP and riders (VEH-03)."""
+    from sftactics.encounter import vehicles
+
+    out = []
+    for fv in state.vehicles.values():
+        fp = vehicles.footprint(fv)
+        if fp is not None:
+            v = fv.vehicle
+            out.append(VehicleToken(fv.id, fp, v.state.heading, vehicles.side_of(state, fv), v.state.hp, v.stat.hp,
+                                    fv.riders))  # fmt: skip
+    return tuple(out)

@@ -29,6 +29,26 @@ class Token:
 
 
 @dataclass(frozen=True, slots=True)
+class VehicleToken:
+    """A vehicle on the map (VEH-03): its space, the edge it faces, its side, HP and riders."""
+
+    name: str
+    space: Footprint
+    heading: str
+    side: str | None
+    hp: int
+    max_hp: int
+    riders: tuple[str, ...] = ()
+
+    @property
+    def arrow(self) -> str:
+        return _ARROWS.get(self.heading, "?")
+
+
+_ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
+
+
+@dataclass(frozen=True, slots=True)
 class Key:
     """One entry of an overlay's legend: the mark drawn on squares, what it means, its SVG colour."""
 
@@ -75,6 +95,7 @@ class MapView:
     notes: tuple[str, ...] = ()
     sides: tuple[str, ...] = ()
     window: tuple[int, int, int, int] | None = None
+    vehicles: tuple[VehicleToken, ...] = ()
 
     @property
     def bounds(self) -> tuple[int, int, int, int]:

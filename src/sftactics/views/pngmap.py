@@ -12,7 +12,7 @@ import io
 from typing import Any
 
 from sftactics.views.picture import MapView
-from sftactics.views.scene import Circle, Group, Line, Rect, Scene, Shape, Text, build_scene
+from sftactics.views.scene import Circle, Group, Line, Polygon, Rect, Scene, Shape, Text, build_scene
 
 _DPI = 100
 _PT = 72 / _DPI  # points per pixel at _DPI
@@ -29,9 +29,11 @@ def _flat(g: Shape | Group) -> list[Shape]:
     return [x for inner in g.shapes for x in _flat(inner)] if isinstance(g, Group) else [g]
 
 
-def _patch(s: Rect | Circle) -> Any:
+def _patch(s: Rect | Circle | Polygon) -> Any:
     from matplotlib import patches
 
+    if isinstance(s, Polygon):
+        return patches.Polygon(s.points, closed=True, facecolor=s.fill, edgecolor="none", linewidth=0)
     width = s.stroke_width * _PT if s.stroke else 0
     common = {"edgecolor": s.stroke or "none", "linewidth": width, "linestyle": _dashes(s.dash, s.stroke_width)}
     if isinstance(s, Rect):
@@ -55,8 +57,8 @@ def _draw_run(ax: Any, run: list[Shape], z: int) -> None:
                 capstyle="round" if first.round_caps else "butt", zorder=z,
             )
         )  # fmt: skip
-    elif isinstance(first, Rect | Circle):
-        shapes = [_patch(s) for s in run if isinstance(s, Rect | Circle)]
+    elif isinstance(first, Rect | Circle | Polygon):
+        shapes = [_patch(s) for s in run if isinstance(s, Rect | Circle | Polygon)]
         ax.add_collection(PatchCollection(shapes, match_original=True, zorder=z))
     else:
         for s in run:
@@ -70,7 +72,7 @@ def _draw_run(ax: Any, run: list[Shape], z: int) -> None:
 def _kind(s: Shape) -> tuple[str, bool]:
     if isinstance(s, Line):
         return "line", s.round_caps
-    return ("patch" if isinstance(s, Rect | Circle) else "text"), False
+    return ("patch" if isinstance(s, Rect | Circle | Polygon) else "text"), False
 
 
 def scene_png(scene: Scene, *, scale: float = 1.0) -> bytes:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from sftactics.grid.cover import CoverKind
 from sftactics.grid.map import VERTICAL, Feature, Light
 from sftactics.views.cover import _COVER_COLOURS
-from sftactics.views.legend import TERRAIN_NAMES, _directives, _terrain_char, _token_legend
+from sftactics.views.legend import TERRAIN_NAMES, _directives, _terrain_char, _token_legend, _vehicle_line
 from sftactics.views.picture import MapView, Overlay
 
 CELL = 32
@@ -110,7 +110,14 @@ class Text:
     halo: str | None = None
 
 
-Shape = Rect | Line | Circle | Text
+@dataclass(frozen=True, slots=True)
+class Polygon:
+    points: tuple[tuple[float, float], ...]
+    fill: str
+    cls: str | None = None
+
+
+Shape = Rect | Line | Circle | Text | Polygon
 
 
 @dataclass(slots=True)
@@ -214,9 +221,16 @@ def square(px: float, py: float, size: float, flags: int, light: Light, tints: l
 # --- overlays ---------------------------------------------------------------------------------------------
 
 
-def _tints(view: MapView) -> dict[tuple[int, int], list[tuple[str, float]]]:
-    """The overlay colours over each square (reach and area squares), in the overlays' order."""
+VEHICLE_WEIGHT = 0.25  # how much of its side's colour a vehicle's squares take
+
+
+def _tints(view: MapView, side_colour: dict[str, str]) -> dict[tuple[int, int], list[tuple[str, float]]]:
+    """The colours over each square: vehicles' spaces (their side's), then the overlays' (reach and area
+    squares), in the overlays' order."""
     out: dict[tuple[int, int], list[tuple[str, float]]] = {}
+    for vt in view.vehicles:
+        for sq in vt.space.squares:
+            out.setdefault(sq, []).append((side_colour.get(vt.side or "", "#4a5568"), VEHICLE_WEIGHT))
     for ov in view.overlays:
         colour = {k.mark: k.colour for k in ov.keys}
         for sq, mark in ov.marks.items():
@@ -283,6 +297,27 @@ def badge(cx: float, cy: float, letter: str, colour: str) -> list[Shape]:
     """A cover badge: a small disc with the cover's letter."""
     return [Circle(cx, cy, 8, colour, "#ffffff", 1.5, cls="cover-badge"),
             Text(cx, cy + 4, letter, 11, "#ffffff", bold=True, middle=True)]  # fmt: skip
+
+
+def _vehicles(view: MapView, ox: float, oy: float, side_colour: dict[str, str]) -> Group:
+    """Each vehicle's space outlined in its side's colour (its squares are tinted with it), an arrow on the
+    edge it faces, its name and HP."""
+    g = Group("vehicles")
+    for vt in view.vehicles:
+        x, y, s = ox + vt.space.x * CELL, oy + vt.space.y * CELL, vt.space.side * CELL
+        colour = side_colour.get(vt.side or "", "#4a5568")
+        box = Group(cls="vehicle", data=(("name", vt.name), ("heading", vt.heading)))
+        box.add(Rect(x + 2, y + 2, s - 4, s - 4, stroke=colour, stroke_width=2))
+        cx, cy, h = x + s / 2, y + s / 2, s / 2 - 4
+        tip = {"N": (cx, cy - h), "E": (cx + h, cy), "S": (cx, cy + h), "W": (cx - h, cy)}.get(vt.heading, (cx, cy))
+        bx, by = {"N": (0, 1), "E": (-1, 0), "S": (0, -1), "W": (1, 0)}.get(vt.heading, (0, 0))
+        sx, sy = by, bx
+        b1 = (tip[0] + bx * 10 + sx * 7, tip[1] + by * 10 + sy * 7)
+        b2 = (tip[0] + bx * 10 - sx * 7, tip[1] + by * 10 - sy * 7)
+        box.add(Polygon((tip, b1, b2), colour, cls="heading"))
+        box.add(Text(cx, y + s - 6, f"{vt.name} {vt.hp}/{vt.max_hp}", 9, INK, middle=True, halo="#ffffff"))
+        g.add(box)
+    return g
 
 
 # --- the legend -------------------------------------------------------------------------------------------
@@ -359,6 +394,8 @@ def _moved(s: Shape, dx: float, dy: float) -> Shape:
         return Line(s.x1 + dx, s.y1 + dy, s.x2 + dx, s.y2 + dy, s.stroke, s.width, s.dash, s.cls, s.round_caps)
     if isinstance(s, Circle):
         return Circle(s.cx + dx, s.cy + dy, s.r, s.fill, s.stroke, s.stroke_width, s.dash, s.cls)
+    if isinstance(s, Polygon):
+        return Polygon(tuple((x + dx, y + dy) for x, y in s.points), s.fill, s.cls)
     return Text(s.x + dx, s.y + dy, s.body, s.size, s.fill, s.bold, s.middle, s.halo)
 
 
@@ -377,6 +414,11 @@ def _legend(view: MapView, width: float, side_colour: dict[str, str]) -> _Legend
     down = any(t.down for t in view.tokens)
     for side, names in _token_legend(view).items():
         leg.item([Circle(SW / 2, SW / 2, SW / 2 - 1, side_colour.get(side, "#4a5568"))], f"{side}: {names}", 0)
+    for vt in view.vehicles:
+        colour = side_colour.get(vt.side or "", "#4a5568")
+        swatch: list[Shape] = [Rect(0, 0, SW, SW, fill=mix(FLOOR, [(colour, VEHICLE_WEIGHT)]), stroke=colour,
+                                    stroke_width=1.5)]  # fmt: skip
+        leg.item(swatch, _vehicle_line(vt), 0)
     if down:
         leg.item([Circle(SW / 2, SW / 2, SW / 2 - 1, "#a0aec0", "#ffffff", 1, (3, 2))], "down: out of the fight", 0)
     x0, y0, x1, y1 = view.bounds
@@ -452,7 +494,7 @@ def build_scene(view: MapView) -> Scene:
     height = my + map_h + 16 + LINE_H * len(legend.lines) + 8
     groups: list[Group] = [Group(shapes=[Rect(0, 0, width, height, fill="#ffffff")])]
 
-    tints = _tints(view)
+    tints = _tints(view, side_colour)
     terrain = Group("terrain")
     flags_of = g.array[wy0:wy1, wx0:wx1].tolist()
     light_of = g.light_array[wy0:wy1, wx0:wx1].tolist()
@@ -487,6 +529,9 @@ def build_scene(view: MapView) -> Scene:
                 edges.add(Line(*a, *b, "#3182ce", 5, (6, 4), cls="window"))
     edges.add(*(Circle(ox + px * CELL, oy + py * CELL, 3, INK, cls="corner") for px, py in corners))
     groups.append(edges)
+
+    if view.vehicles:
+        groups.append(_vehicles(view, ox, oy, side_colour))
 
     tokens = Group("tokens")
     badges = _badges(view)

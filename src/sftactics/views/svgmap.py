@@ -11,7 +11,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from sftactics.views.picture import MapView
-from sftactics.views.scene import CELL, Circle, Group, Line, Rect, Scene, Shape, build_scene
+from sftactics.views.scene import CELL, Circle, Group, Line, Polygon, Rect, Scene, Shape, build_scene
 
 __all__ = ["CELL", "render_svg", "scene_svg"]
 
@@ -48,6 +48,10 @@ def _shape(s: Shape) -> list[str]:
         cls = f' class="{s.cls}"' if s.cls else ""
         return [f'<circle{cls} cx="{_n(s.cx)}" cy="{_n(s.cy)}" r="{_n(s.r)}" fill="{s.fill}"'
                 f"{_stroke(s.stroke, s.stroke_width, s.dash)}/>"]  # fmt: skip
+    if isinstance(s, Polygon):
+        cls = f' class="{s.cls}"' if s.cls else ""
+        points = " ".join(f"{_n(x)},{_n(y)}" for x, y in s.points)
+        return [f'<polygon{cls} points="{points}" fill="{s.fill}"/>']
     attrs = f' x="{_n(s.x)}" y="{_n(s.y)}" font-size="{_n(s.size)}"'
     attrs += ' text-anchor="middle"' if s.middle else ""
     attrs += ' font-weight="bold"' if s.bold else ""

@@ -11,7 +11,7 @@ import numpy as np
 
 from sftactics.grid.geometry import Square
 from sftactics.grid.map import HORIZONTAL, VERTICAL, Edge
-from sftactics.views.legend import TERRAIN_NAMES, _directives, _terrain_char, _token_legend
+from sftactics.views.legend import TERRAIN_NAMES, _directives, _terrain_char, _token_legend, _vehicle_line
 from sftactics.views.picture import (
     MapView,
 )
@@ -27,6 +27,10 @@ def _base_chars(view: MapView) -> dict[Square, str]:
     (x0, y0, x1, _), flags = _window_cells(view)
     w = x1 - x0
     chars = {(x0 + i % w, y0 + i // w): _terrain_char(c) for i, c in enumerate(flags)}
+    for vt in view.vehicles:  # a vehicle's space shows its heading; riders' letters go on top
+        for sq in vt.space.squares:
+            if sq in chars:
+                chars[sq] = vt.arrow
     for t in view.tokens:
         for sq in t.space.squares:
             if sq in chars:
@@ -143,6 +147,7 @@ def render_text(view: MapView) -> str:
             out.append(f"  edges under a mark (not drawn): {', '.join(hidden)}")
     out.append("")
     out += [f"{side}: {names}" for side, names in _token_legend(view).items()]
+    out += [_vehicle_line(vt) for vt in view.vehicles]
     out.append("terrain: " + "   ".join(f"{ch} {TERRAIN_NAMES[ch]}" for ch in terrain_present(view)))
     if edges:
         out.append(EDGE_KEY)

@@ -234,6 +234,8 @@ def unsupported(enc: Encounter) -> list[str]:
         out.append("awareness, grapples or cover set up by the scenario (the engine's)")
     if enc.zones:
         out.append("clouds on the map (smoke: the engine's)")
+    if enc.vehicles:
+        out.append("vehicles (VEH: piloting, riders and collisions are the engine's)")
     if len(enc.sides()) != 2:
         out.append("more or fewer than two sides")
     for c in enc.combatants.values():
