@@ -1,4 +1,5 @@
 # sftactics - the two commands that work on a fresh machine: `make demo` and `make test`.
+# `make setup` also compiles the simulation's fight kernel (numba, once: `python -m sftactics.sim.kernel.run`).
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
@@ -13,6 +14,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,dev]"
+	$(PY) -m sftactics.sim.kernel.run || echo "warning: the fight kernel did not compile now; simulate will try again"
 	@touch $(STAMP)
 
 test: $(STAMP)

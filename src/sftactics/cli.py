@@ -363,12 +363,13 @@ def map_command(
         str | None, typer.Option(help='an area template, e.g. "burst 15 at 5,5" or "cone 15 at 2,3 toward E"')
     ] = None,
     view: Annotated[str | None, typer.Option(help="draw the map as this side sees it")] = None,
+    png: Annotated[Path | None, typer.Option(help="also write the picture as PNG to this file")] = None,
 ) -> None:
     """Draw a scenario's map (or a saved fight's, as it stands) with its combatants, and overlays: reach, threat,
     cover, an area template."""
     from sftactics.views.command import map_cmd
 
-    map_cmd(scenario, from_, show or [], svg, area, out, view=view)
+    map_cmd(scenario, from_, show or [], svg, area, out, view=view, png=png)
 
 
 def _register_simulation() -> None:

@@ -465,6 +465,7 @@ class Session:
         rest: list[str] = []
         area = side = None
         svg: Path | None = None
+        png: Path | None = None
         bare = False
         words = list(args)
         while words:
@@ -476,9 +477,11 @@ class Session:
                 area, words = " ".join(words), []
                 if not area:
                     raise Usage('Usage: map area SPEC, e.g. map area "burst 10 at 5,5"')
-            elif low in ("svg", "view") and words:
+            elif low in ("svg", "png", "view") and words:
                 if low == "svg":
                     svg = Path(words.pop(0))
+                elif low == "png":
+                    png = Path(words.pop(0))
                 else:
                     side = words.pop(0)
             elif low == "bare":
@@ -509,6 +512,14 @@ class Session:
             except OSError as e:
                 raise SftError(f"{svg}: cannot be written ({e.strerror})") from None
             self.say(f"SVG written to {svg}")
+        if png is not None:
+            from sftactics.views.pngmap import render_png
+
+            try:
+                png.write_bytes(render_png(view))
+            except OSError as e:
+                raise SftError(f"{png}: cannot be written ({e.strerror})") from None
+            self.say(f"PNG written to {png}")
 
     def _show(self, args: list[str]) -> None:
         self.show(tracker_too=True)

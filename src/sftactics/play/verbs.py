@@ -521,12 +521,21 @@ HAND_WRITTEN += VEHICLE_VERBS
 SESSION_VERBS: tuple[Verb, ...] = (
     Verb(
         "map",
-        "map [NAME|SIDE] [reach] [threat] [cover] [area SPEC] [bare] [view SIDE] [svg FILE]",
+        "map [NAME|SIDE] [reach] [threat] [cover] [area SPEC] [bare] [view SIDE] [svg FILE] [png FILE]",
         "map svg hold.svg",
         "the battlefield now: tokens, conditions, whose turn, reach and threat",
         "session",
         args=("subject",),
-        words={"reach": "", "threat": "", "cover": "", "area": "text", "bare": "", "view": "side", "svg": "file"},
+        words={
+            "reach": "",
+            "threat": "",
+            "cover": "",
+            "area": "text",
+            "bare": "",
+            "view": "side",
+            "svg": "file",
+            "png": "file",
+        },
     ),
     Verb("show", "show", "show", "the initiative tracker and the turn panel", "session", aliases=("init",)),
     Verb(

@@ -148,8 +148,8 @@ def _compiling_note() -> None:
 
     if code_cached() is False:
         err.print(
-            "[dim]compiling the fight kernel (numba): once after an install or an upgrade, a few minutes; "
-            "later runs start in seconds[/dim]"
+            "[dim]compiling the fight kernel (numba): once after an install or an upgrade, a minute or a few "
+            "(`make setup` does it ahead: python -m sftactics.sim.kernel.run); later runs start in seconds[/dim]"
         )
 
 
@@ -166,7 +166,8 @@ def _compile_first(job: Any, show: bool) -> None:
     line = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), TimeElapsedColumn(), console=err,
                     transient=True)  # fmt: skip
     with line:
-        line.add_task("compiling the fight kernel (numba; once after an install or an upgrade)", total=None)
+        line.add_task("compiling the fight kernel (numba; once after an install or an upgrade, a minute or a few)",
+                      total=None)  # fmt: skip
         kernel_batch(job.encounter, [1], [0], 1, job.policy_map())
     err.print("[dim]fight kernel compiled and cached[/dim]")
 
