@@ -4,7 +4,14 @@ from sftactics.content.vehicles import bundled_vehicles, find_vehicle, vehicle_n
 
 
 def test_bundled_vehicles_load_and_are_found_by_name() -> None:
-    assert vehicle_names() == ["Basic Enercycle", "Heavy Walker", "Hovertrike"]
+    assert vehicle_names() == [
+        "Acid Auger",
+        "Basic Enercycle",
+        "Heavy Walker",
+        "Hovertrike",
+        "Survey Walker",
+        "Water Bear",
+    ]
     cycle = find_vehicle("basic-enercycle")
     assert cycle is not None and cycle is find_vehicle("Basic Enercycle")
     # the sample chase's Modifiers entry (VEH-02): Piloting +2, attack -1, -2 at full speed
