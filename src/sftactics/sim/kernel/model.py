@@ -42,7 +42,7 @@ from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import geo
+from sftactics.sim.kernel import geo, specials
 from sftactics.sim.kernel import tables as tables_mod
 
 I32 = NDArray[np.int32]
@@ -176,6 +176,8 @@ class Model(NamedTuple):
     g_half: NDArray[np.float64]  # [N, W, N] chance the target makes its Reflex save (0 without one)
     cover_side: I32  # [S] directions (bit (sx + 1) * 3 + sy + 1) with a cover object or low obstacle next to it
     charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
+    # special abilities and spells (:mod:`sftactics.sim.kernel.specials`)
+    ab: specials.Specials
 
 
 @dataclass(frozen=True)
@@ -268,11 +270,7 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append(f"starts with conditions ({', '.join(sorted(active))})")
     if cr.state.hp <= 0:
         out.append("starts at 0 HP")
-    if st.specials:
-        out.append(
-            "usable special abilities or spells (the policies choose them: sim.choices; "
-            "simulate --no-abilities leaves them out)"
-        )
+    out += specials.unsupported(c)  # abilities and spells the policies use: the kernel plays most (specials)
     if injury.uses_dying_rules(cr, enc.options) and st.kind != "pc":
         out.append("an NPC that follows the dying rules")
     for w in st.weapons:
@@ -516,6 +514,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             w_crit_dc[i, k] = criticals.critical_dc(w, cr, opts) or 0
             w_crit_save[i, k] = _SAVE_INDEX.get(eff.save or "fort", FORT)
 
+    abilities = specials.build(enc, cs, [len(c.creature.stat.weapons) for c in cs], profile, tactical)
     keys = sorted(profiles, key=profiles.__getitem__)
     mit = np.zeros((n, len(keys), top_amount), dtype=np.int32)
     neg = np.zeros((n, len(keys), top_amount), dtype=np.bool_)
@@ -563,7 +562,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         for k in range(wmax):
             if w_grenade[i, k]:
                 w_bidx[i, k] = radii.index(int(w_radius[i, k]))
-    model = Model(
+    model = Model._make((
         grid.width, grid.height, n,
         side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves, saves_down,
         takes_aoo, zone, body_reach, armed, immune_crit, immune_cond, rank,
@@ -576,7 +575,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         geo.register_map(grid, gopts), tables.step_to, tables.step_k, tables.step_diag,
         gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
         atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical, g_atk, w_range, saves, w_gdc),
-    )  # fmt: skip
-    weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
+        abilities,
+    ))  # fmt: skip
+    weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

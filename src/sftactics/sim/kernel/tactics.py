@@ -1207,6 +1207,8 @@ def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
             if found:
                 _keep(st, gv - (stay_cost + aoo_here), 1, C_GRENADE, gk, gp, C_NONE, 0, 0, L_OTHER, both, -1)
                 offensive = True
+            if abilities.plans(m, st, me, stay_cost, both):  # choices.ability_plans
+                offensive = True
     if both:
         n = _candidates(m, st, me)
         n2 = _guarded_steps(m, st, me, n) if _zoned(m, st, here) else n
@@ -1518,6 +1520,8 @@ def _command(m: Any, st: Any, me: int, cmd: int, a: int, b: int) -> bool:
         return True
     if cmd == C_CHARGE:
         return _charge(m, st, me, a, b)
+    if cmd == abilities.C_ABILITY:
+        return abilities.execute(m, st, me, a, b)
     if cmd == C_WITHDRAW:
         if not _can_full(m, st, me):
             return False
@@ -1537,12 +1541,15 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
     if st.sc[ENDED] or _out(st, me):
         return
     _begin(m, st, me)
+    if abilities.heal(m, st, me):  # choices.heal, before anything else
+        _done(m, st)
+        return
     if st.t_n[0] == 0:
         return
     if _first_aid(m, st, me):
         _done(m, st)
         return
-    if st.retreating[me] or _hopeless(m, st, me):
+    if st.retreating[me] or abilities.breaks(m, st, me):  # sim.morale
         st.retreating[me] = True
         if _retreat(m, st, me):
             _done(m, st)
@@ -1562,8 +1569,8 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
         after = st.p_n[3] == 1
         done = _execute(m, st, me)
     if not done:
-        if not st.sc[ENDED] and not _out(st, me):
-            _simple_actions(m, st, me)
+        if not st.sc[ENDED] and not _out(st, me) and not abilities.fallback(m, st, me):
+            _simple_actions(m, st, me)  # (SimplePolicy()(fight, cid): its heal or blast first)
         return
     if st.p_n[0] == 0:
         return
@@ -1624,3 +1631,8 @@ def end_by_concession(m: Any, st: Any, side: int) -> None:
             winner = s
             count += 1
     st.sc[WINNER] = winner if count == 1 else -1
+
+
+# the abilities and morale build on this module; its functions reach theirs through the module (numba resolves
+# them when it compiles, after both are loaded)
+from sftactics.sim.kernel import abilities  # noqa: E402
