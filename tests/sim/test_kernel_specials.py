@@ -247,8 +247,15 @@ def test_a_cautious_side_retreats_and_concedes_as_in_the_engine() -> None:
     assert "concede" in _used(chapel(), "simple", "cautious") | _used(chapel(), "tactical", "cautious")
 
 
-def test_simulated_fights_agree_on_the_mystics_scenario() -> None:
-    """A coarse net over seeded fights: the kernel's and the engine's firefight-cover agree on who wins."""
+@pytest.mark.rule("ACT-21", "INJ-18")
+def test_seeded_kernel_fights_use_the_mystics_spells() -> None:
+    """With the kernel's own dice the mystic of firefight-cover casts (a heal or a blast) in most fights, and a
+    simulation with the compiled kernel plays every fight."""
     enc = scenario("firefight-cover")
-    kernel = simulate_results(SimJob(enc, {"*": "tactical"}, seed=3, engine="compiled"), 200, workers=1)
-    assert sum(1 for r in kernel if r.winner == "party") > 100
+    casting = 0
+    for seed in range(20):
+        fight = kernel_fight(enc, seed=seed, policies={"*": "tactical"})
+        casting += bool(fight.of_kind("ability"))
+    assert casting >= 10
+    results, _, _ = simulate_results(SimJob(enc, {"*": "tactical"}, seed=3, engine="compiled"), 100, workers=1)
+    assert len(results) == 100 and all(r.error is None for r in results)
