@@ -259,3 +259,16 @@ def test_seeded_kernel_fights_use_the_mystics_spells() -> None:
     assert casting >= 10
     results, _, _ = simulate_results(SimJob(enc, {"*": "tactical"}, seed=3, engine="compiled"), 100, workers=1)
     assert len(results) == 100 and all(r.error is None for r in results)
+
+
+@pytest.mark.rule("AOO-06", "AOO-11")
+def test_a_spell_spoiled_by_an_attack_of_opportunity_as_in_the_engine() -> None:
+    """The mystic heals a dying ally next to the hounds: their attacks of opportunity hit her and the spell is
+    lost (the use spent), the same in both."""
+    policies = {side: make_policy("simple") for side in chapel().sides()}
+    values = fixed_script(102)
+    engine = engine_fight(chapel(), values, MAX_ROUNDS, policies)
+    kernel = kernel_fight(chapel(), seed=0, script=values, max_rounds=MAX_ROUNDS, policies={"*": "simple"})
+    assert_same_run(engine, kernel)
+    notes = [e for batch in engine.fight.events for e in batch if "AOO-11" in str(getattr(e, "rule", ""))]
+    assert notes, "the script was chosen for a spoiled spell"

@@ -13,7 +13,8 @@ again is the bookkeeping of one fight, in the engine's order:
 * the start of a turn: durations that end (count-anchored, CF-14), bleeding and burning in the order the
   creature gained them (CON-02, CON-05); creatures with no
   decision to make pass (dying without the Resolve to stabilize, stable without Resolve to stay in the fight);
-* the simple policy: spend Resolve to stabilize or stay in the fight (INJ-11, INJ-12); throw a grenade at a
+* the simple policy: spend Resolve to stabilize or stay in the fight (INJ-11, INJ-12); its cautious retreat,
+  heals and area abilities (:mod:`~sftactics.sim.kernel.abilities`, before its weapons); throw a grenade at a
   point whose burst catches two or more foes and no friend (ATK-12, ATK-13: AC 5, scatter on a miss; Reflex
   half with cover, EFF-*); attack the nearest foe with the first weapon in reach or range (melee fighters
   close in first), reloading when empty (ACT-36); otherwise move to the square of one move nearest to it,

@@ -7,7 +7,8 @@ and the attacks of opportunity a move or a shot provokes. The options are those 
 or full attack from here (keeping the move for a safer square afterwards), a move or a guarded step and then an
 attack or a grenade (candidate squares ranked roughly, the best three examined with the kernel's geometry), a
 reload and an attack, a withdrawal, and otherwise closing in; first aid for a dying ally who cannot stabilize on
-its own; retreat when the side's position is hopeless (a side whose able members all retreat concedes).
+its own; retreat when the side's position is hopeless (a side whose able members all retreat concedes). Heals,
+the abilities' plans and the morale are :mod:`~sftactics.sim.kernel.abilities`' (hooked in here).
 
 Where the kernel differs from the Python policy (see ``docs/simulation.md``):
 
