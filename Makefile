@@ -1,4 +1,5 @@
 # sftactics - the two commands that work on a fresh machine: `make demo` and `make test`.
+# `make setup` also compiles the simulation's fight kernel (numba, once: `python -m sftactics.sim.kernel.run`).
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
@@ -13,6 +14,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,dev]"
+	$(PY) -m sftactics.sim.kernel.run || echo "warning: the fight kernel did not compile now; simulate will try again"
 	@touch $(STAMP)
 
 test: $(STAMP)
@@ -33,9 +35,13 @@ demo: $(STAMP)
 	$(SFT) attack examples/statblocks/vesk-soldier.yaml examples/statblocks/ksarik.yaml --weapon "tactical doshko" --dice 20,6,8
 	@echo
 	$(SFT) odds "1d20+10" --ac 14 --damage "1d6+5"
+	@echo
+	@echo "The live table (docs/table.md): this opens a table and prints the GM's and the players' links;"
+	$(SFT) serve examples/scenarios/derelict-ambush.yaml --db $${TMPDIR:-/tmp}/sftactics-demo-table.db --no-serve
+	@echo "then serve it and open the links: $(SFT) serve --db $${TMPDIR:-/tmp}/sftactics-demo-table.db"
 
 docs: $(STAMP)
-	for k in statblock scenario events; do $(SFT) schema $$k > docs/$$k.schema.json; done
+	for k in statblock scenario chase events; do $(SFT) schema $$k > docs/$$k.schema.json; done
 	for k in options conditions commands; do $(SFT) schema $$k > docs/$$k.md; done
 
 # Timings (not part of `make test`): writes bench/results.json and prints a table; see docs/performance.md.

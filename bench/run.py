@@ -29,6 +29,8 @@ sys.path.insert(0, str(HERE))
 import core_bench  # noqa: E402
 import grid_bench  # noqa: E402
 import scaling_bench  # noqa: E402
+import startup_bench  # noqa: E402
+import table_bench  # noqa: E402
 from common import Figure  # noqa: E402
 
 try:  # the simulation benchmark belongs to the simulation engine; it may not exist yet
@@ -40,7 +42,7 @@ except ImportError as e:  # pragma: no cover - depends on the checkout
     SIM_ERROR = f"not available: {e}"
 
 BENCHMARKS: dict[str, ModuleType] = {
-    m.NAME: m for m in (core_bench, grid_bench, scaling_bench, sim_bench) if m is not None
+    m.NAME: m for m in (core_bench, grid_bench, scaling_bench, sim_bench, startup_bench, table_bench) if m is not None
 }
 #: The reference every figure is divided by (same run): raw numpy d20s, so a slower or faster machine cancels out.
 REFERENCE = ("core", "numpy_baseline")
@@ -137,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in chosen:
         module = BENCHMARKS[name]
         print(f"running {name}...", file=sys.stderr, flush=True)
-        if module is sim_bench:  # a smaller sample than its own default, to keep `make bench` within ~5 minutes
-            results[name] = module.run(quick=args.quick, fights=SIM_FIGHTS)
+        if module is sim_bench:  # a smaller sample than its own default, to keep `make bench` within ~5 minutes;
+            # simulate() with 1 and 2 workers is measured in fresh processes by the startup benchmark
+            results[name] = module.run(quick=args.quick, fights=SIM_FIGHTS, workers=())
         else:
             results[name] = module.run(quick=args.quick)
         report["benchmarks"][name] = {
@@ -153,8 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     for bench in report["benchmarks"].values():
         for f in bench["figures"]:
             f["ratio_to_numpy"] = round(f["median"] / reference, 3)
-    if "sim" in results:  # scaling efficiency of simulate(): speed-up from 1 to k workers, divided by k
-        per = {f.name: f.median_ms for f in results["sim"]}
+    for bench_name in ("sim", "startup"):  # scaling of simulate(): speed-up from 1 to k workers, divided by k
+        if bench_name not in results:
+            continue
+        per = {f.name: f.median_ms for f in results[bench_name]}
         eff = {}
         for name, ms in per.items():
             if name.startswith("simulate_") and not name.endswith("_1w"):
@@ -162,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 one = per.get(f"{stem}_1w")
                 if one:
                     eff[name] = round(one / ms / int(k[:-1]), 3)
-        report["benchmarks"]["sim"]["scaling_efficiency"] = eff
+        report["benchmarks"][bench_name]["scaling_efficiency"] = eff
     if "scaling" in results:
         png = HERE / "scaling.png" if args.output == HERE / "results.json" else args.output.with_suffix(".png")
         drawn = scaling_bench.plot(scaling_bench.CURVES, png)

@@ -293,12 +293,13 @@ def map_command(
         str | None, typer.Option(help='an area template, e.g. "burst 15 at 5,5" or "cone 15 at 2,3 toward E"')
     ] = None,
     view: Annotated[str | None, typer.Option(help="draw the map as this side sees it")] = None,
+    png: Annotated[Path | None, typer.Option(help="also write the picture as PNG to this file")] = None,
 ) -> None:
     """Draw a scenario's map (or a saved fight's, as it stands) with its combatants, and overlays: reach, threat,
     cover, an area template."""
     from sftactics.views.command import map_cmd
 
-    map_cmd(scenario, from_, show or [], svg, area, out, view=view)
+    map_cmd(scenario, from_, show or [], svg, area, out, view=view, png=png)
 
 
 def _register_simulation() -> None:
@@ -318,6 +319,25 @@ def _register_query() -> None:
 
 
 _register_query()
+
+
+def _register_chase() -> None:
+    from sftactics.chase_cli import chase_cmd, travel_cmd
+
+    app.command("chase")(chase_cmd)
+    app.command("travel")(travel_cmd)
+
+
+_register_chase()
+
+
+def _register_table() -> None:
+    from sftactics.table.cli import serve_cmd
+
+    app.command("serve")(serve_cmd)
+
+
+_register_table()
 
 import_app = typer.Typer(help="Import creatures from other tools.", no_args_is_help=True)
 app.add_typer(import_app, name="import")
@@ -345,10 +365,12 @@ def schema_cmd(
 ) -> None:
     """Print a reference document generated from the code."""
     from sftactics.io import reference as ref
+    from sftactics.io.chase_scenario import chase_schema
 
     docs = {
         "statblock": ref.statblock_schema,
         "scenario": ref.scenario_schema,
+        "chase": chase_schema,
         "events": ref.events_schema,
         "options": ref.options_markdown,
         "conditions": ref.conditions_markdown,

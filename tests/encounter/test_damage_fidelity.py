@@ -132,11 +132,13 @@ def test_an_ability_with_a_partial_save_deals_half_and_no_conditions_on_a_succes
 
 
 @pytest.mark.rule("SV-09")
-def test_the_compiled_kernel_refuses_grenades_with_riders() -> None:
+def test_the_compiled_kernel_plays_burning_riders_and_refuses_blinding_ones() -> None:
     from sftactics.sim.kernel.model import unsupported
 
     f = grenadier("incendiary grenade I", [], goblin=(5, 3))
-    assert any("incendiary grenade I" in why for why in unsupported(f.start))
+    assert not any("incendiary grenade I" in why for why in unsupported(f.start))
+    f = grenadier("flash grenade I", [], goblin=(5, 3))
+    assert any("flash grenade I" in why and "blinded" in why for why in unsupported(f.start))
 
 
 # ---------------------------------------------------------------- Arc (ATK-15)

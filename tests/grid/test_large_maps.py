@@ -109,7 +109,7 @@ def test_a_large_map_is_drawn_as_a_window_around_the_combatants() -> None:
     assert "A" in rows[10] and "B" in rows[15]
     assert f"more than the {VIEW_MAX_SIDE} a view draws" in text and "columns 240-272 and rows 30-55" in text
     svg = render_svg(view)
-    assert svg.count('fill="#f7f5ef"') == 33 * 26  # one floor square per drawn square
+    assert svg.count('fill="#f7f5ef"') == 33 * 26 + 1  # one floor square per drawn square, and the legend's swatch
 
 
 def test_a_window_is_at_most_the_limit_each_way() -> None:

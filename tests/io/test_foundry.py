@@ -351,10 +351,19 @@ def test_character_sheets_read_scores() -> None:
     assert r.statblock.abilities["cha"] == 2 and r.statblock.scores["cha"] == 14
 
 
-def test_vehicles_are_reported_not_imported() -> None:
+def test_vehicle_actors_are_imported_as_vehicle_stat_blocks(tmp_path: Path) -> None:
     report = import_paths([DATA / "vehicles"])
-    assert len(report.unsupported) == len(VEHICLES) and not report.failed and not report.imported
-    assert all("vehicles are not supported yet" in r.notes[0].message for r in report.unsupported)
+    assert len(report.vehicles) == len(VEHICLES) and not report.failed and not report.imported
+    assert not report.unsupported
+    written = write_statblocks(report, tmp_path)
+    assert sorted(p.name for p in written) == ["basic-enercycle.yaml", "drop-pod.yaml", "heavy-walker.yaml"]
+    from sftactics.io.vehicles import load_vehicle
+
+    cycle = load_vehicle(tmp_path / "vehicles" / "basic-enercycle.yaml")
+    assert (cycle.item_level, cycle.eac, cycle.kac, cycle.hp, cycle.collision.dc) == (1, 10, 12, 7, 8)
+    lines = report.lines()
+    assert any("Basic Enercycle (vehicle, item level 1)" in line for line in lines)
+    assert "3 vehicle(s) imported" in lines[-1]
 
 
 def test_item_files_in_a_compendium_folder_are_skipped() -> None:
@@ -411,9 +420,10 @@ def test_cli_function(tmp_path: Path) -> None:
     assert "Drift Leech (CR 1/3)" in out and "Barathu (CR 5)" in out
     assert re.search(r"truncated\.json: line \d+ column \d+: valid JSON", out)
     assert "wrong.json: system.attributes.kac.base: a whole number, got text 'fifteen'" in out
-    assert "not supported" in out.lower()
+    assert "Basic Enercycle (vehicle, item level 1)" in out
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["barathu.yaml", "drift-leech.yaml",
-                                                                     "import-report.txt"]  # fmt: skip
+                                                                     "import-report.txt", "vehicles"]  # fmt: skip
+    assert [p.name for p in (tmp_path / "out" / "vehicles").iterdir()] == ["basic-enercycle.yaml"]
     assert import_foundry_cmd([by_name("barathu")], tmp_path / "out2", _Console()) == 0
 
 

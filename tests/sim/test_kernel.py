@@ -614,7 +614,8 @@ def test_unsupported_names_its_reasons() -> None:
     assert "walls inside the map" in text
     assert any(w.startswith("Krask: hidden or unaware") for w in why)
     assert "critical effect burn" not in text  # burning is played by the kernel
-    assert "critical effect knockdown" in "\n".join(unsupported(scenario("dark-warehouse")))
+    assert "critical effect" not in "\n".join(unsupported(scenario("dark-warehouse")))  # knockdown too
+    assert "lighting on the map" in "\n".join(unsupported(scenario("dark-warehouse")))
     for name in ("grenade-alley", "firefight-cover"):
         assert unsupported(scenario(name)) == []
         assert unsupported(load_scenario(SCENARIOS / f"{name}.yaml")) == []  # the mystic's spells too

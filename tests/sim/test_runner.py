@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,51 @@ def test_a_different_seed_gives_other_fights(mirror: Path) -> None:
     a, _, _ = simulate_results(SimJob(enc, {"*": "simple"}, seed=1), 6, workers=1)
     b, _, _ = simulate_results(SimJob(enc, {"*": "simple"}, seed=2), 6, workers=1)
     assert a != b
+
+
+def test_kernel_jobs_go_out_in_more_batches_so_that_workers_finish_together() -> None:
+    from sftactics.sim.runner import KERNEL_BATCHES_PER_WORKER
+
+    batches = make_batches(10_000, 2, largest=4096, per_worker=KERNEL_BATCHES_PER_WORKER)
+    assert len(batches) >= 2 * KERNEL_BATCHES_PER_WORKER
+    assert [i for a, b in batches for i in range(a, b)] == list(range(10_000))
+    assert make_batches(10_000, 2) == make_batches(10_000, 2, per_worker=8)  # the engine's: as before
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_kernel_workers_are_forked_from_a_process_with_the_kernel_ready(mirror: Path) -> None:
+    from sftactics.sim import runner
+    from sftactics.sim.kernel import run as kernel_run
+
+    job = SimJob(load_scenario(mirror), {"*": "tactical"}, seed=11, engine="compiled")
+    assert runner._mp_context(job).get_start_method() == "fork"
+    # the encounter's tables are built here, before the fork, so the workers inherit them (and the loaded code)
+    assert any(ready.encounter is job.encounter for ready in kernel_run._CACHE.values())
+    engine = SimJob(job.encounter, {"*": "tactical"}, seed=11, engine="full")
+    assert runner._mp_context(engine).get_start_method() in ("forkserver", "spawn")
+
+
+def test_the_kernel_build_never_waits_silently(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m sftactics.sim.kernel.run`` (what ``make setup`` runs) says what it does, then a line every
+    few seconds while numba compiles, then that it is done."""
+    import time
+
+    from sftactics.sim.kernel import run as kernel_run
+
+    real = kernel_run.prepare
+
+    def slow(*args: object, **kw: object) -> None:  # a compile, as seen from the outside
+        time.sleep(0.35)
+        real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kernel_run, "code_cached", lambda: False)
+    monkeypatch.setattr(kernel_run, "prepare", slow)
+    lines: list[str] = []
+    kernel_run.build(lines.append, every=0.1)
+    assert lines[0].startswith("compiling the fight kernel (numba")
+    assert sum("still compiling" in line for line in lines) >= 2
+    assert lines[-1].startswith("fight kernel compiled and cached")
+    monkeypatch.undo()
+    done = subprocess.run([sys.executable, "-m", "sftactics.sim.kernel.run"], capture_output=True, text=True,
+                          check=True, timeout=1800)  # fmt: skip
+    assert done.stdout.splitlines()[-1].startswith("fight kernel already compiled")

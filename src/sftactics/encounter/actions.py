@@ -432,6 +432,10 @@ def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
 def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
     from sftactics.encounter import perception, thrown
 
+    if cmd.target in tx.state.vehicles:  # an attack on a vehicle (VEH-02, VEH-32)
+        from sftactics.encounter.driving import do_attack_vehicle
+
+        return do_attack_vehicle(tx, cmd, ctx)
     c = _actor(tx, cmd.actor, ctx)
     weapon = _weapon(c, cmd.weapon)
     slot = _slot(tx, c, "standard", "an attack", ctx)
@@ -825,6 +829,10 @@ def do_first_aid(tx: Tx, cmd: FirstAid, ctx: Ctx) -> None:
 
 # ---------------------------------------------------------------- GM commands
 def do_damage(tx: Tx, cmd: Damage, ctx: Ctx) -> None:
+    if cmd.target in tx.state.vehicles:  # the GM damages a vehicle (hardness, broken, wrecked: VEH-32)
+        from sftactics.encounter.driving import gm_damage_vehicle
+
+        return gm_damage_vehicle(tx, cmd)
     t = tx.state.get(cmd.target)
     if (cmd.amount is None) == (cmd.roll is None):
         raise SftError("damage needs exactly one of 'amount' or 'roll'")
@@ -1031,6 +1039,9 @@ GM_TOOLBOX = (
 #: checks and hazards the GM calls for, and smothering flames (gm_checks.py)
 GM_CHECKS = ("area_effect", "check", "stability_check", "smother")
 
+#: vehicles in a grid fight: pilot actions, boarding, mounted weapons (driving.py)
+DRIVING = ("drive", "race", "ram", "run_over", "pilot", "board", "disembark", "fire_vehicle_weapon")
+
 HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     "begin": do_begin,
     "attack": do_attack,
@@ -1079,4 +1090,5 @@ HANDLERS: dict[str, Callable[[Tx, Any, Ctx], None]] = {
     **{name: _lazy(f"do_{name}", "gm") for name in GM_TOOLBOX},
     **{name: _lazy(f"do_{name}", "gm_checks") for name in GM_CHECKS},
     "impose_cover": _lazy("do_impose_cover", "gm_setup"),
+    **{name: _lazy(f"do_{name}", "driving") for name in DRIVING},
 }

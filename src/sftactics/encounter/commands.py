@@ -14,6 +14,16 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from sftactics.core.errors import CommandError
 from sftactics.core.validation import first_problem
+from sftactics.encounter.vehicle_commands import (
+    Board,
+    Disembark,
+    Drive,
+    FireVehicleWeapon,
+    Pilot,
+    Race,
+    Ram,
+    RunOver,
+)
 from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import CommandSquare, DiceText, Name
 
@@ -758,7 +768,15 @@ Command = Annotated[
     | Check
     | StabilityCheck
     | Smother
-    | ImposeCover,
+    | ImposeCover
+    | Drive
+    | Race
+    | Ram
+    | RunOver
+    | Pilot
+    | Board
+    | Disembark
+    | FireVehicleWeapon,
     Field(discriminator="type"),
 ]
 

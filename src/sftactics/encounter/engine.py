@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from sftactics.core.errors import CommandError, FileFormatError, RuleViolation, SftError
 from sftactics.dice.source import DiceSource, SeededDice
-from sftactics.encounter import confusion, flow, footing, hands, perception, restraint
+from sftactics.encounter import confusion, driving, flow, footing, hands, perception, restraint
 from sftactics.encounter.actions import HANDLERS, Ctx
 from sftactics.encounter.commands import Command, command_actor, parse_command
 from sftactics.encounter.events import EVENT_ADAPTER, Event, replay
@@ -60,7 +60,9 @@ def step(state: Encounter, command: Command, dice: DiceSource, *, decide: Reacti
         confusion.check_command(tx.state, command)  # a confused creature bound to attack someone (CON-06)
         if tx.state.timeline.turn == actor:
             restraint.check(me, command)  # grappled, pinned, panicked: refused naming the condition
+        driving.check_command(tx.state, command)  # riders leave their vehicle before walking (VEH-14)
     HANDLERS[command.type](tx, command, Ctx())
+    driving.settle(tx)  # pilots knocked out or delaying leave their vehicles uncontrolled (VEH-23)
     hands.drop_forced(tx)  # panicked and stunned creatures drop what they hold
     footing.settle_recovered(tx, state)
     footing.refresh_squeezing(tx)

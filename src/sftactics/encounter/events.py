@@ -33,6 +33,7 @@ from sftactics.encounter.state import (
     Slot,
     Zone,
 )
+from sftactics.encounter.vehicles import VehicleChanged, VehicleMoved, apply_changed, apply_moved
 from sftactics.sf1e.state import CreatureState
 
 
@@ -297,7 +298,9 @@ Event = Annotated[
     | Note
     | ConfusionRolled
     | CombatantJoined
-    | CombatEnded,
+    | CombatEnded
+    | VehicleChanged
+    | VehicleMoved,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
@@ -446,6 +449,8 @@ _APPLY: dict[str, Callable[[Encounter, Any], Encounter]] = {
     "confusion_rolled": _confusion,
     "combatant_joined": _joined,
     "combat_ended": _ended,
+    "vehicle_changed": apply_changed,
+    "vehicle_moved": apply_moved,
 }
 
 

@@ -231,8 +231,12 @@ def advance(tx: Tx, *, pause_for_delayers: bool = False) -> None:
 
 
 def start_round(tx: Tx) -> None:
+    from sftactics.encounter import driving
+
+    driving.round_over(tx)  # unpiloted vehicles still to move this round (VEH-24)
     rnd = tx.state.timeline.round + 1
     tx.emit(RoundStarted(round=rnd))
+    driving.new_round(tx)  # last round's movement: dead stop, full speed (VEH-06, VEH-28)
     for cid in delayers(tx.state):
         tx.emit(CombatantChanged(id=cid, changes={"delaying": False}))
         tx.note(f"{cid} delayed through the whole round: it takes its turn at its old place (ACT-71)", "ACT-71")
@@ -244,6 +248,9 @@ def start_round(tx: Tx) -> None:
 
 
 def start_turn(tx: Tx, cid: str) -> None:
+    from sftactics.encounter import driving
+
+    driving.before_turn(tx, cid)  # unpiloted vehicles whose count comes first (VEH-23, VEH-24)
     for eid in timing.due(tx.state, at="turn_start", who=cid):
         tx.end_effect(eid, f"{cid}'s turn began")
     c = tx.state.get(cid)

@@ -70,6 +70,11 @@ def occupants(state: Encounter, mover: Combatant) -> dict[Square, Occupant]:
             old = out.get(sq)
             if old is None or _RESTRICTS.get(kind, 3) > _RESTRICTS.get(old, 3):
                 out[sq] = kind
+    if state.vehicles:  # a vehicle fills its space: nobody on foot enters or passes it (VEH-15)
+        from sftactics.encounter.vehicles import vehicle_squares
+
+        for sq in vehicle_squares(state):
+            out[sq] = Occupant.FILLING
     return out
 
 

@@ -24,6 +24,7 @@ from sftactics.encounter.outcomes import (
     TermData,
 )
 from sftactics.encounter.state import Encounter
+from sftactics.encounter.vehicles import VehicleChanged, VehicleMoved, moved_lines
 from sftactics.sf1e.senses import Awareness
 
 
@@ -90,6 +91,10 @@ def event_lines(e: Event, *, verbose: bool = True) -> list[str]:
             return [f"  {e.text}"]
         case ev.CombatEnded():
             return ["", f"Combat over in round {e.round}: {e.winner or 'nobody'} wins ({e.reason})"]
+        case VehicleMoved():
+            return ["  " + x for x in moved_lines(e)]
+        case VehicleChanged():
+            return ["  " + x for x in e.notes]
     return []
 
 

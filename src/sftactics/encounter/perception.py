@@ -136,7 +136,7 @@ def _heard(state: Encounter, o: Combatant, bo: _Body, t: Combatant, obs: senses.
 
 #: Events after which who-perceives-whom may have changed.
 _MAY_CHANGE = frozenset({"moved", "creature_changed", "combatant_joined", "effect_started", "effect_ended",
-                         "awareness_changed", "round_started"})  # fmt: skip
+                         "awareness_changed", "round_started", "vehicle_moved"})  # fmt: skip
 
 
 #: Events after which every pair is recomputed (not only those of the combatants involved).
@@ -151,6 +151,8 @@ def _touched(tx: Tx) -> frozenset[str] | None:
             return None
         if e.type in ("moved", "creature_changed"):
             ids.add(e.id)
+        elif e.type == "vehicle_moved":  # its riders moved with it
+            ids.update(e.riders)
         elif e.type in ("effect_started", "effect_ended"):
             return None
     return frozenset(ids)

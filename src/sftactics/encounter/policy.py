@@ -150,6 +150,14 @@ def simple(fight: Fight, cid: str) -> None:
         try_command(fight, StabilizeWithResolve(actor=cid))
     elif (cr.has("stable") or cr.has("unconscious")) and cr.state.hp == 0:
         try_command(fight, StayInTheFight(actor=cid))
+    if fight.state.vehicles:  # a rider drives and shoots from its vehicle (encounter.riding)
+        from sftactics.encounter.riding import ride
+
+        if ride(fight, cid, _nearest):
+            s = fight.state
+            if s.result is None and s.timeline.turn in (None, cid) and pending(s) == cid:
+                fight.do(EndTurn(actor=cid))
+            return
     for moves in range(3):  # attack if possible; otherwise close in and try again (at most a double move)
         s = fight.state
         if s.result is not None or s.timeline.turn not in (None, cid):

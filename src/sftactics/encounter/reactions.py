@@ -109,5 +109,10 @@ def attack_of_opportunity(tx: Tx, reactor_id: str, provoker_id: str, why: str) -
 
 def provoke_all(tx: Tx, provoker_id: str, why: str) -> None:
     """Every enemy threatening ``provoker_id`` may take its attack of opportunity (ranged attacks, abilities)."""
+    if tx.state.vehicles:
+        from sftactics.encounter.vehicles import rider_provokes
+
+        if not rider_provokes(tx.state, provoker_id):  # total cover inside a vehicle (VEH-15, AOO-13)
+            return
     for enemy in threatening(tx.state, tx.state.get(provoker_id)):
         attack_of_opportunity(tx, enemy, provoker_id, why)

@@ -190,7 +190,28 @@ def attack_geometry(
             flanked = True
             notes.append(f"{attacker.id} flanks {target.id} (MOD-17)")
     geo = Geometry(tuple(attack_terms), tuple(ac_terms), tuple(notes), miss, why, cover_kind, flanked, *rng)
+    if state.vehicles:
+        geo = _with_vehicle(state, attacker, target, geo)
     return _with_imposed_cover(state, attacker, target, geo)
+
+
+def _with_vehicle(state: Encounter, attacker: Combatant, target: Combatant, geo: Geometry) -> Geometry:
+    """Riders: the attack penalty of the attacker's vehicle (VEH-28) and the cover the target's vehicle gives
+    it when that beats the map's (VEH-33; total cover refuses the attack)."""
+    from sftactics.encounter import vehicles
+
+    extra = vehicles.rider_attack_terms(state, attacker)
+    if extra:
+        geo = replace(geo, attack_terms=(*geo.attack_terms, *extra))
+    kind, terms = vehicles.rider_cover(state, attacker, target)
+    if kind <= CoverKind[geo.cover.upper()]:
+        return geo
+    if kind is CoverKind.TOTAL:
+        raise RuleViolation("VEH-33", f"{target.id} has total cover inside its vehicle from {attacker.id}")
+    ac_terms = tuple(t for t in geo.ac_terms if t.source != "cover") + terms
+    notes = (*(n for n in geo.notes if " cover (" not in n), f"{target.id} has {cover_words(kind)} in its vehicle "
+             "(VEH-33)")  # fmt: skip
+    return replace(geo, ac_terms=ac_terms, notes=notes, cover=kind.name.lower())
 
 
 def _with_imposed_cover(state: Encounter, attacker: Combatant, target: Combatant, geo: Geometry) -> Geometry:

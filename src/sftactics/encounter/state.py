@@ -16,6 +16,8 @@ from sftactics.core.errors import RuleViolation, SftError
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.statblock import ModifierSpec, NameSet
 from sftactics.sf1e.state import ConditionInstance, Creature
+from sftactics.sf1e.vehicles.options import VehicleOptions
+from sftactics.sf1e.vehicles.state import Vehicle
 
 Square = tuple[int, int]
 Slot = Literal["standard", "move", "swift", "full"]
@@ -189,6 +191,22 @@ class Zone(_Model):
     squares: tuple[Square, ...] = ()
 
 
+class FightVehicle(_Model):
+    """A vehicle on the battlefield (VEH-01: an object, no turn of its own): the vehicle with its live state
+    (position, heading, controller, HP; ``sftactics.sf1e.vehicles``), the side it fights for, who rides in it
+    (the pilot included; riders stand on squares of its space and move with it) and the round in which it last
+    moved on its own, uncontrolled or on autocontrol (VEH-23, VEH-24, VEH-26). Rules: ``encounter/vehicles.py``."""
+
+    vehicle: Vehicle
+    side: str | None = None
+    riders: tuple[str, ...] = ()
+    unpiloted_round: int = -1
+
+    @property
+    def id(self) -> str:
+        return self.vehicle.id
+
+
 class CombatResult(_Model):
     winner: str | None
     reason: str
@@ -214,6 +232,8 @@ class Encounter(_Model):
     hiding: frozenset[str] = frozenset()  # "observer>target": the target hides from that observer (Stealth)
     setup: StartSetup | None = None  # what the scenario sets up for ``begin`` (awareness, grapples, cover)
     zones: tuple[Zone, ...] = ()  # smoke clouds and the like: features added to the map while they last
+    vehicles: dict[str, FightVehicle] = Field(default_factory=dict)  # vehicles on the grid (encounter/vehicles.py)
+    vehicle_options: VehicleOptions = Field(default_factory=VehicleOptions)  # ambiguous vehicle rules
 
     # ------------------------------------------------------------------ lookups
     def get(self, cid: str) -> Combatant:

@@ -77,10 +77,11 @@ class ImportResult:
     senses: str = ""
     cr_known: bool = True
     written: Path | None = None
+    vehicle: Any = None  # a VehicleStat for a vehicle actor (io.foundry_vehicles)
 
     @property
     def supported(self) -> bool:
-        return self.statblock is not None
+        return self.statblock is not None or self.vehicle is not None
 
     def notes_for(self, code: str) -> list[Note]:
         return [n for n in self.notes if n.code == code]
@@ -95,7 +96,11 @@ class ImportReport:
 
     @property
     def imported(self) -> list[ImportResult]:
-        return [r for r in self.results if r.supported]
+        return [r for r in self.results if r.statblock is not None]
+
+    @property
+    def vehicles(self) -> list[ImportResult]:
+        return [r for r in self.results if r.vehicle is not None]
 
     @property
     def unsupported(self) -> list[ImportResult]:
@@ -110,6 +115,13 @@ class ImportReport:
             cr = sb.cr if r.cr_known else "unknown"
             dest = f" -> {r.written}" if r.written is not None else ""
             out.append(f"{r.source}: {r.name} (CR {cr}){dest}")
+            if not r.notes:
+                out.append("  (no normalisation needed)")
+            for n in r.notes:
+                out.append(f"  - {n.line()}")
+        for r in self.vehicles:
+            dest = f" -> {r.written}" if r.written is not None else ""
+            out.append(f"{r.source}: {r.name} (vehicle, item level {r.vehicle.item_level}){dest}")
             if not r.notes:
                 out.append("  (no normalisation needed)")
             for n in r.notes:
@@ -137,18 +149,20 @@ class ImportReport:
         normalised = sum(1 for r in self.imported if r.notes)
         out.append(
             f"{len(self.imported)} creature(s) imported ({normalised} with normalisations), "
-            f"{len(actors)} not supported, {len(items)} item(s) skipped, {len(self.failed)} file(s) failed."
+            + (f"{len(self.vehicles)} vehicle(s) imported, " if self.vehicles else "")
+            + f"{len(actors)} not supported, {len(items)} item(s) skipped, {len(self.failed)} file(s) failed."
         )
         return out
 
 
 # ----------------------------------------------------------------------------------------------- reading
 
+#: Actor types that are vehicles (read by ``io.foundry_vehicles``).
+VEHICLE_TYPES: Final = frozenset({"vehicle"})
 #: Actor types that are creatures we can read.
 CREATURE_TYPES: Final = frozenset({"npc2", "npc", "character"})
 #: Actor types we know but do not import yet.
 UNSUPPORTED_TYPES: Final[dict[str, str]] = {
-    "vehicle": "vehicles are not supported yet (waiting for a vehicle stat block)",
     "starship": "starships are not supported",
     "hazard": "hazards are not supported",
     "drone": "drones are not supported yet",
@@ -290,6 +304,12 @@ def import_actor(data: Any, *, source: str = "<data>") -> ImportResult:
     if not name:
         ctx.fail("name", "a name, got empty text")
     actor_type = ctx.text(data, "type", "type", required=True)
+    if actor_type in VEHICLE_TYPES:
+        from sftactics.io.foundry_vehicles import vehicle_from_foundry
+
+        imp = vehicle_from_foundry(data, source=source)
+        notes = [Note(n.code, n.field, n.message) for n in imp.notes]
+        return ImportResult(source, name, actor_type, None, notes, vehicle=imp.stat)
     if actor_type in UNSUPPORTED_TYPES:
         note = Note("unsupported", "type", UNSUPPORTED_TYPES[actor_type])
         return ImportResult(source, name, actor_type, None, [note])
@@ -297,7 +317,7 @@ def import_actor(data: Any, *, source: str = "<data>") -> ImportResult:
         note = Note("not-an-actor", "type", f"a Foundry item ({actor_type}), not an actor: skipped")
         return ImportResult(source, name, actor_type, None, [note])
     if actor_type not in CREATURE_TYPES:
-        known = ", ".join(sorted(CREATURE_TYPES | set(UNSUPPORTED_TYPES)))
+        known = ", ".join(sorted(CREATURE_TYPES | VEHICLE_TYPES | set(UNSUPPORTED_TYPES)))
         ctx.fail("type", f"a Foundry actor type ({known}), got {actor_type!r}")
     try:
         return _Creature(ctx, data, name, actor_type).build()
@@ -1862,6 +1882,20 @@ def write_statblocks(report: ImportReport, out: Path) -> list[Path]:
         path.write_text(statblock_yaml(r), encoding="utf-8")
         r.written = path
         written.append(path)
+    if report.vehicles:
+        from sftactics.io.foundry_vehicles import vehicle_yaml
+
+        folder = out / "vehicles"
+        folder.mkdir(exist_ok=True)
+        for r in report.vehicles:
+            stem, n = slug(r.name), 1
+            while folder / f"{stem}.yaml" in written:
+                n += 1
+                stem = f"{slug(r.name)}-{n}"
+            path = folder / f"{stem}.yaml"
+            path.write_text(vehicle_yaml(r.vehicle, r.source, [x.line() for x in r.notes]), encoding="utf-8")
+            r.written = path
+            written.append(path)
     return written
 
 
@@ -1890,6 +1924,7 @@ __all__ = [
     "CREATURE_TYPES",
     "ITEM_TYPES",
     "UNSUPPORTED_TYPES",
+    "VEHICLE_TYPES",
     "ImportReport",
     "ImportResult",
     "Note",

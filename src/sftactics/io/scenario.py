@@ -27,12 +27,14 @@ from sftactics.encounter.state import (
     StartSetup,
 )
 from sftactics.io.files import load_model, read_data, validation_error
+from sftactics.io.scenario_vehicles import VehicleEntry, add_vehicles
 from sftactics.io.statblocks import load_statblock
 from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import Name, Square
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.statblock import StatBlock
 from sftactics.sf1e.state import ConditionInstance, Creature, CreatureState, NegativeLevels
+from sftactics.sf1e.vehicles.options import VehicleOptions
 
 
 class _Model(BaseModel):
@@ -131,6 +133,10 @@ class ScenarioFile(_Model):
     grapples: tuple[GrappleEntry, ...] = Field((), description="grapples under way when the fight begins")
     cover: tuple[CoverEntry, ...] = Field((), description="cover the GM imposes from the start")
     sides: dict[str, SideEntry] = Field(default_factory=dict, description="settings per side, by the side's name")
+    vehicles: tuple[VehicleEntry, ...] = Field((), description="vehicles on the grid (docs/vehicles.md)")
+    vehicle_options: VehicleOptions = Field(
+        default_factory=VehicleOptions, description="ambiguous vehicle rules (docs/vehicles.md)"
+    )
 
     @model_validator(mode="after")
     def _unique(self) -> ScenarioFile:
@@ -166,8 +172,15 @@ def side_morale(scen: ScenarioFile) -> dict[str, str]:
 def load_scenario(path: str | Path) -> Encounter:
     """Read a scenario file into a fresh :class:`Encounter`."""
     p = Path(path)
-    scen = load_model(p, ScenarioFile)
+    scen = load_model(p, ScenarioFile, prepare=lambda data: _not_a_chase(data, p))
     return build_encounter(scen, p)
+
+
+def _not_a_chase(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    if data.get("kind") == "chase":
+        raise FileFormatError(str(path), "kind", "a grid scenario; this is a vehicle chase: use sftactics chase, "
+                              "play or simulate (docs/vehicles.md)")  # fmt: skip
+    return data
 
 
 def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
@@ -210,6 +223,8 @@ def build_encounter(scen: ScenarioFile, path: Path) -> Encounter:
             problem = placement_problem(enc, c, c.position, among=list(combatants)[:i])
             if problem is not None:
                 raise FileFormatError(name, f"combatants[{i}].at", f"a square where {c.id} can stand ({problem[1]})")
+    if scen.vehicles:
+        enc = add_vehicles(scen.vehicles, enc, path).model_copy(update={"vehicle_options": scen.vehicle_options})
     setup = _setup(scen, enc, name)
     if setup is None:
         return enc

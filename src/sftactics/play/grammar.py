@@ -45,7 +45,7 @@ class Ctx:
         return who
 
     def name(self, text: str, pool: Sequence[str] | None = None) -> str:
-        ids = list(self.state.combatants) if pool is None else list(pool)
+        ids = [*self.state.combatants, *self.state.vehicles] if pool is None else list(pool)
         return match_name(text, ids, "combatant")
 
     def weapon(self, actor: str, text: str) -> str:

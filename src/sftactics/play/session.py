@@ -107,12 +107,23 @@ def play(
     quits or the input ends. Lines are read with ``input_fn`` (echoed after their prompt, so a scripted
     session's transcript reads like a live one), else ``reader``, else, when both ends are a terminal, with line
     editing, history and tab completion (:mod:`sftactics.play.lineinput`), else plain ``console.input``."""
+    from sftactics.play.chase_session import is_chase_log, play_chase
+
+    if (Path(path).suffix.lower() == ".jsonl" and is_chase_log(Path(path))) or _is_chase(Path(path)):
+        play_chase(Path(path), seed=seed, console=console, input_fn=input_fn, physical=physical)  # a vehicle chase
+        return
     session = Session.open(path, seed=seed, physical=physical, console=console, input_fn=input_fn, reader=reader)
     if input_fn is None and reader is None and sys.stdin.isatty() and sys.stdout.isatty():
         from sftactics.play.lineinput import PlayCompleter, TerminalReader, history_path
 
         session.reader = TerminalReader(PlayCompleter(lambda: session.fight.state), history=history_path())
     session.run()
+
+
+def _is_chase(path: Path) -> bool:
+    from sftactics.io.chase_scenario import is_chase_file
+
+    return path.suffix.lower() != ".jsonl" and is_chase_file(path)
 
 
 class Session:
@@ -446,6 +457,7 @@ class Session:
         rest: list[str] = []
         area = side = None
         svg: Path | None = None
+        png: Path | None = None
         bare = False
         words = list(args)
         while words:
@@ -457,9 +469,11 @@ class Session:
                 area, words = " ".join(words), []
                 if not area:
                     raise Usage('Usage: map area SPEC, e.g. map area "burst 10 at 5,5"')
-            elif low in ("svg", "view") and words:
+            elif low in ("svg", "png", "view") and words:
                 if low == "svg":
                     svg = Path(words.pop(0))
+                elif low == "png":
+                    png = Path(words.pop(0))
                 else:
                     side = words.pop(0)
             elif low == "bare":
@@ -490,6 +504,14 @@ class Session:
             except OSError as e:
                 raise SftError(f"{svg}: cannot be written ({e.strerror})") from None
             self.say(f"SVG written to {svg}")
+        if png is not None:
+            from sftactics.views.pngmap import render_png
+
+            try:
+                png.write_bytes(render_png(view))
+            except OSError as e:
+                raise SftError(f"{png}: cannot be written ({e.strerror})") from None
+            self.say(f"PNG written to {png}")
 
     def _show(self, args: list[str]) -> None:
         self.show(tracker_too=True)

@@ -23,6 +23,7 @@ from typing import Literal
 from sftactics.encounter import commands as cmds
 from sftactics.encounter.commands import Command
 from sftactics.encounter.engine import GM_COMMANDS
+from sftactics.play import vehicle_verbs as vv
 from sftactics.play.fields import MODELS, fields_of, generic, generic_example, generic_syntax, json_example
 from sftactics.play.grammar import (
     _AREAS,
@@ -109,6 +110,27 @@ _MAN_EXAMPLES = {"dirty_trick": " condition blinded", "disarm": " item pistol", 
                  "sunder": " item pistol hardness 5 hp 15"}  # fmt: skip
 _MAN_WORDS = {"with": "weapon", "to": "square", "drag": "square", "full": "", "item": "text", "condition": "text",
               "hardness": "int", "hp": "int"}  # fmt: skip
+
+_SQ, _FACING = {"facing": "choice:N|E|S|W"}, "choice:N|E|S|W"
+VEHICLE_VERBS: tuple[Verb, ...] = (
+    _v("drive", "drive X,Y [facing N|E|S|W]", "drive 6,2 facing E", "drive your vehicle (move action, VEH-15)",
+       "drive", vv.p_drive, args=("square",), words=_SQ),
+    _v("race", "race [drift N] [rough]", "race drift 1", "race at full speed, straight ahead (full action, VEH-06)",
+       "race", vv.p_race, words={"drift": "int", "rough": ""}),
+    _v("ram", "ram TARGET [drift N] [rough]", "ram gob1", "race into a creature or vehicle ahead (full action, "
+       "VEH-11)", "ram", vv.p_ram, args=("name",), words={"drift": "int", "rough": ""}),
+    _v("runover", "runover X,Y [facing N|E|S|W]", "runover 8,2", "run over smaller creatures (full action, VEH-13)",
+       "run_over", vv.p_run_over, args=("square",), words=_SQ, aliases=("run_over",)),
+    _v("board", "board VEHICLE [at X,Y] [athletics]", "board cycle1", "get into a vehicle (move action, VEH-14)",
+       "board", vv.p_board, args=("text",), words={"at": "square", "athletics": ""}),
+    _v("disembark", "disembark [X,Y] [athletics]", "disembark 4,2", "leave your vehicle (move action, VEH-14)",
+       "disembark", vv.p_disembark, words={"athletics": ""}, aliases=("leave",)),
+    _v("pilot", "pilot ACTION [to NAME] [at X,Y]", "pilot stop_short", "start, stop, hover, stop short, take "
+       "control, relinquish, autopilot, autocontrol (VEH-16..27)", "pilot", vv.p_pilot,
+       args=("choice:" + "|".join(vv.PILOT_ACTIONS),), words={"to": "name", "at": "square"}),
+    _v("fire", "fire WEAPON at TARGET", "fire cannon at gob2", "fire your vehicle's mounted weapon (standard "
+       "action, VEH-29)", "fire_vehicle_weapon", vv.p_fire, args=("text",), words={"at": "name"}),
+)  # fmt: skip
 
 HAND_WRITTEN: tuple[Verb, ...] = (
     _v(
@@ -494,16 +516,26 @@ HAND_WRITTEN: tuple[Verb, ...] = (
         args=("text",),
     ),
 )
+HAND_WRITTEN += VEHICLE_VERBS
 
 SESSION_VERBS: tuple[Verb, ...] = (
     Verb(
         "map",
-        "map [NAME|SIDE] [reach] [threat] [cover] [area SPEC] [bare] [view SIDE] [svg FILE]",
+        "map [NAME|SIDE] [reach] [threat] [cover] [area SPEC] [bare] [view SIDE] [svg FILE] [png FILE]",
         "map svg hold.svg",
         "the battlefield now: tokens, conditions, whose turn, reach and threat",
         "session",
         args=("subject",),
-        words={"reach": "", "threat": "", "cover": "", "area": "text", "bare": "", "view": "side", "svg": "file"},
+        words={
+            "reach": "",
+            "threat": "",
+            "cover": "",
+            "area": "text",
+            "bare": "",
+            "view": "side",
+            "svg": "file",
+            "png": "file",
+        },
     ),
     Verb("show", "show", "show", "the initiative tracker and the turn panel", "session", aliases=("init",)),
     Verb(

@@ -95,7 +95,8 @@ def _hurt(creature: Creature, amount: int, why: str, rule: str) -> tuple[Creatur
     c = res.creature
     lines = [f"{why}: {amount} nonlethal damage [{rule}]", *res.lines]
     if not c.has("dead"):
-        c = cond.add_condition(c, ConditionInstance(name="fatigued", source="travel"))
+        if not (c.has("fatigued") or c.has("exhausted")):  # more travel damage does not make it exhausted
+            c = cond.add_condition(c, ConditionInstance(name="fatigued", source="travel"))
         c = c.with_state(nonlethal_fatigue=True)
         lines.append(f"{c.name} is fatigued until it recovers that damage [DMG-12]")
     return c, lines, True

@@ -148,8 +148,8 @@ def _compiling_note() -> None:
 
     if code_cached() is False:
         err.print(
-            "[dim]compiling the fight kernel (numba): once after an install or an upgrade, a few minutes; "
-            "later runs start in seconds[/dim]"
+            "[dim]compiling the fight kernel (numba): once after an install or an upgrade, a minute or a few "
+            "(`make setup` does it ahead: python -m sftactics.sim.kernel.run); later runs start in seconds[/dim]"
         )
 
 
@@ -166,7 +166,8 @@ def _compile_first(job: Any, show: bool) -> None:
     line = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), TimeElapsedColumn(), console=err,
                     transient=True)  # fmt: skip
     with line:
-        line.add_task("compiling the fight kernel (numba; once after an install or an upgrade)", total=None)
+        line.add_task("compiling the fight kernel (numba; once after an install or an upgrade, a minute or a few)",
+                      total=None)  # fmt: skip
         kernel_batch(job.encounter, [1], [0], 1, job.policy_map())
     err.print("[dim]fight kernel compiled and cached[/dim]")
 
@@ -196,10 +197,14 @@ def simulate_cmd(
 ) -> None:
     """Play the encounter many times with sensible tactics on both sides: who wins, how long it lasts, who
     drops, who dies and of what."""
+    from sftactics.io.chase_scenario import is_chase_file
     from sftactics.io.files import load_model
     from sftactics.io.scenario import ScenarioFile, build_encounter, side_morale
     from sftactics.sim.runner import SimJob, simulate
 
+    if is_chase_file(scenario):
+        _simulate_chase(scenario, runs, seed, engine, json_out, progress)
+        return
     scen = load_model(scenario, ScenarioFile)
     encounter = build_encounter(scen, scenario)
     if not abilities:
@@ -234,6 +239,24 @@ def simulate_cmd(
         out.print_json(json.dumps(summary.to_dict()))
     else:
         print_summary(summary, out)
+
+
+def _simulate_chase(scenario: Path, runs: int, seed: int, engine: str, json_out: bool, progress: bool) -> None:
+    """A chase scenario: many chases on the chase policy (sim/chase_sim.py); the compiled kernel refuses."""
+    from sftactics.io.chase_scenario import load_chase
+    from sftactics.sim.chase_sim import simulate_chase, summary_lines
+
+    if _engine(engine) == "compiled":
+        raise SftError("--engine compiled: the compiled kernel does not play vehicle chases (use auto or full)")
+    start = load_chase(scenario)
+    err.print(f"[dim]{runs} chases, all played by the engine's chase runner[/dim]")
+    with _progress(progress, f"simulating {start.name}") as step:
+        summary = simulate_chase(start, runs, seed=seed, progress=step)
+    if json_out:
+        out.print_json(json.dumps(summary.to_dict()))
+    else:
+        for line in summary_lines(summary):
+            out.print(line, markup=False)
 
 
 def sweep_cmd(

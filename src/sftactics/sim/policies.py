@@ -221,6 +221,15 @@ def _grenades(me: Combatant) -> list[Weapon]:
 
 
 # ---------------------------------------------------------------- simple
+def _rides(fight: Fight, cid: str, choose: Callable[[Encounter, Combatant], Combatant | None]) -> bool:
+    """A rider's turn from its vehicle (``encounter.riding``): True when it was taken."""
+    if not fight.state.vehicles or not _my_turn(fight, cid):
+        return False
+    from sftactics.encounter.riding import ride
+
+    return ride(fight, cid, choose)
+
+
 class SimplePolicy:
     """Close in on the nearest foe and attack it (the engine's simple policy, through the side's perception and
     without proposing commands the engine would refuse)."""
@@ -238,7 +247,7 @@ class SimplePolicy:
 
     def __call__(self, fight: Fight, cid: str) -> None:
         _resolve_start(fight, cid, keep_reserve=False)
-        if self._retreats(fight, cid):
+        if self._retreats(fight, cid) or _rides(fight, cid, self._nearest):
             _end_turn(fight, cid)
             return
         choices.draw_weapon(fight, cid)
@@ -460,6 +469,9 @@ class TacticalPolicy:
         me = s.get(cid)
         if _my_turn(fight, cid) and confusion.forced_targets(s, cid) is not None:
             SimplePolicy()(fight, cid)  # confused and bound to attack someone: no plan but that (CON-06)
+            return
+        if _rides(fight, cid, SimplePolicy._nearest):  # riders drive and shoot from their vehicle
+            _end_turn(fight, cid)
             return
         if _my_turn(fight, cid) and not me.out_of_fight:
             self._turn(fight, cid)

@@ -10,8 +10,10 @@ or the batch size.
 Backends:
 
 * ``local``: the machine's cores. One worker runs in this process; more run in a
-  :class:`~concurrent.futures.ProcessPoolExecutor` (``forkserver`` start method where available, ``spawn``
-  otherwise), each worker receiving the job once.
+  :class:`~concurrent.futures.ProcessPoolExecutor`, each worker receiving the job once. When the compiled kernel
+  plays on Linux, the workers are forked from this process once it has the kernel ready (code loaded, the
+  encounter's tables built: :func:`sftactics.sim.kernel.run.prepare`), so they start at once; otherwise the
+  ``forkserver`` start method where available, ``spawn`` elsewhere.
 * ``dask``: the same batches as tasks on a Dask distributed cluster: the scheduler at ``scheduler`` (an
   address such as ``tcp://10.0.0.5:8786``; the workers need sftactics installed) or, with no address, a
   :class:`~dask.distributed.LocalCluster` of ``workers`` processes started for the run.
@@ -23,6 +25,7 @@ import hashlib
 import importlib
 import multiprocessing
 import os
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
@@ -146,15 +149,22 @@ def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
     return out
 
 
-def make_batches(runs: int, workers: int, batch_size: int | None = None, *, largest: int = 64) -> list[tuple[int, int]]:
-    """Consecutive index ranges: by default about eight batches per worker, 1 to ``largest`` fights each (64
-    for the engine's fights; the compiled kernel's fights are a hundred to a thousand times cheaper and batch
-    bigger)."""
+def make_batches(
+    runs: int, workers: int, batch_size: int | None = None, *, largest: int = 64, per_worker: int = 8
+) -> list[tuple[int, int]]:
+    """Consecutive index ranges: by default about ``per_worker`` batches per worker (8), 1 to ``largest`` fights
+    each (64 for the engine's fights; the compiled kernel's fights are a hundred to a thousand times cheaper:
+    more and bigger batches, so that the workers finish together)."""
     if runs <= 0:
         return []
     if batch_size is None:
-        batch_size = max(1, min(largest, runs // max(1, 8 * workers)))
+        batch_size = max(1, min(largest, runs // max(1, per_worker * workers)))
     return [(a, min(runs, a + batch_size)) for a in range(0, runs, batch_size)]
+
+
+#: Batches per worker when the compiled kernel plays: a batch of the benchmark's tactical fights takes a few
+#: tenths of a second, so the last ones leave a worker idle for little; each costs a few milliseconds to send.
+KERNEL_BATCHES_PER_WORKER = 32
 
 
 # ---------------------------------------------------------------- local processes
@@ -171,7 +181,22 @@ def _run_in_worker(start: int, stop: int) -> list[FightResult]:
     return run_batch(_JOB, start, stop)
 
 
-def _mp_context() -> Any:
+def _fork_ready(job: SimJob) -> bool:
+    """Whether the workers of ``job`` are forked from this process, after the compiled kernel is made ready here
+    (Linux, the kernel playing): they start with the kernel's code loaded and the encounter's tables built, in
+    milliseconds, instead of each importing numba, building the tables and loading the code (seconds)."""
+    return sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods() and job.compiled()
+
+
+def _mp_context(job: SimJob | None = None) -> Any:
+    if job is not None and _fork_ready(job):
+        from sftactics.sim.kernel.run import prepare
+
+        try:
+            prepare(job.encounter, job.policy_map())  # what the forked workers inherit
+            return multiprocessing.get_context("fork")
+        except Exception:  # the workers will meet the same trouble and report it fight by fight (run_batch)
+            pass
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
@@ -192,7 +217,7 @@ def _run_local(
             if progress is not None:
                 progress(done, runs)
         return results
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(), initializer=_init_worker,
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(job), initializer=_init_worker,
                              initargs=(job,)) as pool:  # fmt: skip
         pending: set[Future[list[FightResult]]] = {pool.submit(_run_in_worker, a, b) for a, b in batches}
         while pending:
@@ -321,7 +346,10 @@ def simulate_results(
     n = workers if workers is not None else (os.cpu_count() or 1)
     if n < 1:
         raise ValueError("workers must be at least 1")
-    batches = make_batches(runs, n, batch_size, largest=4096 if job.compiled() else 64)
+    if job.compiled():
+        batches = make_batches(runs, n, batch_size, largest=4096, per_worker=KERNEL_BATCHES_PER_WORKER)
+    else:
+        batches = make_batches(runs, n, batch_size)
     t0 = time.perf_counter()
     if backend == "local":
         if scheduler:

@@ -1,11 +1,11 @@
 """The battlefield as it stands, for the table: the map with its tokens in colour (rich), whose turn it is, and
 a roster of every combatant's pools and conditions under it.
 
-Pure: a :class:`~sftactics.views.mapview.MapView` and the :class:`~sftactics.encounter.state.Encounter` go
+Pure: a :class:`~sftactics.views.picture.MapView` and the :class:`~sftactics.encounter.state.Encounter` go
 in, a rich :class:`~rich.text.Text` (or plain lines) comes out. The colour picture is one panel: the reach
 overlay colours the squares' background (one move, double move), the other overlays put their mark in the
 space after the square's character (``!`` threatened, cover letters, area ``-``), the combatant whose turn it
-is stands in reverse video. Without colour, :func:`~sftactics.views.mapview.render_text` draws each overlay
+is stands in reverse video. Without colour, :func:`~sftactics.views.textmap.render_text` draws each overlay
 as its own panel.
 """
 
@@ -21,8 +21,8 @@ from sftactics.encounter import budget
 from sftactics.encounter.engine import pending
 from sftactics.encounter.state import Encounter
 from sftactics.grid.geometry import Square
-from sftactics.views import mapview
-from sftactics.views.mapview import MapView, Overlay
+from sftactics.views import legend, textmap
+from sftactics.views.picture import MapView, Overlay
 
 SIDE_STYLES = ("bold bright_cyan", "bold bright_red", "bold bright_green", "bold magenta", "bold yellow",
                "bold bright_blue", "bold dark_orange", "bold white")  # fmt: skip
@@ -32,6 +32,7 @@ TERRAIN_STYLES = {"#": "grey62 on grey30", ".": "grey42", "~": "yellow", "%": "r
 REACH_BACKGROUND = {"1": "on #1d4d26", "2": "on #4d4719"}
 AREA_BACKGROUND = "on #5c2150"
 MARK_STYLES = {"threat": "bold red", "cover": "bold yellow", "area": "dim"}
+EDGE_STYLE = "bold"
 
 
 def heading(state: Encounter) -> str:
@@ -104,8 +105,8 @@ def reach_as_it_stands(state: Encounter, view: MapView) -> MapView:
 
 
 def plain(state: Encounter, view: MapView) -> str:
-    """Without colour: the heading, the map panels of :func:`mapview.render_text`, then the roster."""
-    lines = [heading(state), mapview.render_text(view).rstrip("\n"), ""]
+    """Without colour: the heading, the map panels of :func:`textmap.render_text`, then the roster."""
+    lines = [heading(state), textmap.render_text(view).rstrip("\n"), ""]
     lines += [f"{letter} {text}" for letter, _, text in roster(state, view)]
     return "\n".join(lines) + "\n"
 
@@ -140,22 +141,31 @@ def _marks(overlays: Iterable[Overlay]) -> dict[Square, tuple[str, str]]:
 def coloured(state: Encounter, view: MapView, *, focus: str | None = None) -> Text:
     """The view as one colour panel (see the module's docstring), its key, and the roster."""
     g = view.grid
-    base = mapview._base_chars(view)
+    base = textmap._base_chars(view)
+    edges = textmap.edges_of(view)
     tokens = {sq: t for t in view.tokens for sq in t.space.squares}
     side_style = _styles(view)
     back = _background(view.overlays)
     marks = _marks(view.overlays)
     out = Text()
     out.append(heading(state) + "\n", style="bold")
-    label_w = len(str(g.height - 1))
-    digits = len(str(g.width - 1))
+    x0, y0, x1, y1 = view.bounds
+    label_w = len(str(y1 - 1))
+    digits = len(str(x1 - 1))
     for k in range(digits):
         place = 10 ** (digits - 1 - k)
-        row = " ".join(str(x // place % 10) if x >= place or place == 1 else " " for x in range(g.width))
+        row = " ".join(str(x // place % 10) if x >= place or place == 1 else " " for x in range(x0, x1))
         out.append(" " * (label_w + 2) + row.rstrip() + "\n", style="grey50")
-    for y in range(g.height):
-        out.append(f"{y:>{label_w}}  ", style="grey50")
-        for x in range(g.width):
+    hidden: list[str] = []
+    for y in range(y0, y1 + 1):
+        if y in edges.rows:
+            out.append(" " * (label_w + 1))
+            out.append(edges.rows[y].rstrip() + "\n", style=EDGE_STYLE)
+        if y == y1:
+            break
+        out.append(f"{y:>{label_w}} ", style="grey50")
+        out.append(edges.gaps.get((x0 - 1, y), " "), style=EDGE_STYLE)
+        for x in range(x0, x1):
             sq = (x, y)
             ch = base[sq]
             bg = back.get(sq, "")
@@ -167,7 +177,12 @@ def coloured(state: Encounter, view: MapView, *, focus: str | None = None) -> Te
             else:
                 style = TERRAIN_STYLES.get(ch, "")
             out.append(ch, style=f"{style} {bg}".strip())
+            edge = edges.gaps.get(sq)
             mark, mstyle = marks.get(sq, (" ", ""))
+            if edge is not None and mark == " ":
+                mark, mstyle = edge, EDGE_STYLE
+            elif edge is not None:
+                hidden.append(f"{x},{y} E")
             out.append(mark, style=f"{mstyle} {bg}".strip())
         out.append("\n")
     for ov in view.overlays:
@@ -183,13 +198,16 @@ def coloured(state: Encounter, view: MapView, *, focus: str | None = None) -> Te
                 out.append(key.mark, style=MARK_STYLES.get(ov.kind, "bold"))
             out.append(" " + key.meaning)
         out.append("\n")
-    present = sorted({mapview._terrain_char(c) for c in g.cells}, key=lambda ch: list(mapview.TERRAIN_NAMES).index(ch))
     out.append("terrain: ")
-    for ch in present:
+    for ch in textmap.terrain_present(view):
         out.append(ch, style=TERRAIN_STYLES.get(ch, ""))
-        out.append(f" {mapview.TERRAIN_NAMES[ch]}   ")
+        out.append(f" {legend.TERRAIN_NAMES[ch]}   ")
     out.append("\n")
-    extra = mapview._directives(g)
+    if edges:
+        out.append(textmap.EDGE_KEY + "\n")
+    if hidden:
+        out.append(f"edges under a mark (not drawn): {', '.join(hidden)}\n")
+    extra = legend._directives(g, view.window)
     if extra:
         out.append("also (map directives): " + "; ".join(extra) + "\n")
     for note in view.notes:

@@ -25,11 +25,13 @@ def map_cmd(
     console: Console,
     *,
     view: str | None = None,
+    png: Path | None = None,
 ) -> None:
     """Draw ``scenario``'s map (or a saved fight's, ``.jsonl``, as it stands at the end of the log) with its
     combatants and the overlays in ``show`` (reach, threat, cover, area; each item may hold several names
     separated by commas); ``from_`` names the combatant they are for (or the side, for threat); ``area`` is an
-    area template such as ``"burst 15 at 5,5"``; ``svg`` also writes the picture there; ``view`` names the side
+    area template such as ``"burst 15 at 5,5"``; ``svg`` and ``png`` also write the picture there (the same
+    picture: :mod:`~sftactics.views.scene`); ``view`` names the side
     whose picture it is (opponents it has not located are left out)."""
     if scenario.suffix.lower() == ".jsonl":  # a fight saved by play or run --save: the battlefield as it stands
         from sftactics.encounter.engine import Fight
@@ -41,9 +43,17 @@ def map_cmd(
         raise SftError(f"{scenario}: the scenario has no map (add one under 'map:', see docs/maps.md)")
     picture = build_view(state, subject=from_, show=show, area=area, view=view)
     console.print(render_text(picture), markup=False, highlight=False, emoji=False, end="")
-    if svg is not None:
+    for path, what in ((svg, "SVG"), (png, "PNG")):
+        if path is None:
+            continue
+        if what == "SVG":
+            data: bytes = render_svg(picture).encode("utf-8")
+        else:
+            from sftactics.views.pngmap import render_png
+
+            data = render_png(picture)
         try:
-            svg.write_text(render_svg(picture), encoding="utf-8")
+            path.write_bytes(data)
         except OSError as e:
-            raise SftError(f"{svg}: cannot be written ({e.strerror})") from None
-        console.print(f"SVG written to {svg}", markup=False, highlight=False, emoji=False)
+            raise SftError(f"{path}: cannot be written ({e.strerror})") from None
+        console.print(f"{what} written to {path}", markup=False, highlight=False, emoji=False)

@@ -7,8 +7,8 @@ from typing import Any
 
 import yaml
 
+from sftactics.io.foundry_vehicles import load_foundry_vehicle
 from sftactics.sf1e.state import Creature
-from sftactics.sf1e.vehicles.foundry import load_foundry_vehicle
 from sftactics.sf1e.vehicles.statblock import VehicleStat
 from sftactics.sf1e.vehicles.state import Vehicle
 from tests.builders import pc

@@ -3,8 +3,8 @@ import json
 import pytest
 
 from sftactics.core.errors import FileFormatError
+from sftactics.io.foundry_vehicles import load_foundry_vehicle, vehicle_from_foundry
 from sftactics.sf1e.vehicles import state as vs
-from sftactics.sf1e.vehicles.foundry import load_foundry_vehicle, vehicle_from_foundry
 from sftactics.sf1e.vehicles.options import VehicleOptions
 from sftactics.sf1e.vehicles.statblock import VehicleStat
 from sftactics.sf1e.vehicles.state import Vehicle, damage_vehicle

@@ -3,7 +3,6 @@
 Modules:
 
 * :mod:`~sftactics.sf1e.vehicles.statblock` - :class:`VehicleStat`, the vehicle stat block (VEH-02);
-* :mod:`~sftactics.sf1e.vehicles.foundry` - Foundry VTT vehicle actors into stat blocks, with notes;
 * :mod:`~sftactics.sf1e.vehicles.state` - :class:`Vehicle` (stat block + live state), broken and wrecked,
   damage (VEH-32);
 * :mod:`~sftactics.sf1e.vehicles.heading` - heading, straight-line movement and paths on the grid (VEH-03, VEH-04);
@@ -15,7 +14,6 @@ Modules:
 """
 
 from sftactics.sf1e.vehicles.chase import Chase, ChaseStep, ChaseVehicle, start_chase, step
-from sftactics.sf1e.vehicles.foundry import VehicleImport, load_foundry_vehicle, vehicle_from_foundry
 from sftactics.sf1e.vehicles.options import DEFAULT_VEHICLE_OPTIONS, VehicleOptions
 from sftactics.sf1e.vehicles.statblock import VehicleStat
 from sftactics.sf1e.vehicles.state import Vehicle, VehicleState
@@ -26,12 +24,9 @@ __all__ = [
     "ChaseStep",
     "ChaseVehicle",
     "Vehicle",
-    "VehicleImport",
     "VehicleOptions",
     "VehicleStat",
     "VehicleState",
-    "load_foundry_vehicle",
     "start_chase",
     "step",
-    "vehicle_from_foundry",
 ]

@@ -706,7 +706,7 @@ def _take_action(
             f"[{rule}]"
         )
         if check.success:
-            chase, more = _on_success(chase, cv.id, action, cmd.target, trick, dice, options)
+            chase, more = _on_success(chase, cv.id, action, cmd.target, trick, dice, options, checks)
             lines += more
     new_rec = rec.model_copy(update={"actions": (*rec.actions, outcome)})
     if not new_rec.double or len(new_rec.actions) == 2:
@@ -784,11 +784,12 @@ def _on_success(
     trick: NewTrick | None,
     dice: DiceSource,
     options: VehicleOptions,
+    sink: list[CheckResult] | None = None,
 ) -> tuple[Chase, list[str]]:
     lines: list[str] = []
     if action == "speed_up":
         lines.append(f"{vid} moves forward one zone now [CHS-12]")
-        chase, more = _move(chase, vid, 1, dice, options)
+        chase, more = _move(chase, vid, 1, dice, options, sink)
         lines += more
     elif action == "evade":
         chase = _add_effect(chase, "evade", vid, vid, 2)
@@ -832,8 +833,11 @@ def _zone_hazards(chase: Chase, zone: int, route: str | None) -> list[tuple[str,
     return out
 
 
-def _move(chase: Chase, vid: str, delta: int, dice: DiceSource, options: VehicleOptions) -> tuple[Chase, list[str]]:
-    """Move a vehicle ``delta`` zones; each zone it enters triggers its hazards at once (CHS-19)."""
+def _move(
+    chase: Chase, vid: str, delta: int, dice: DiceSource, options: VehicleOptions, sink: list[CheckResult] | None = None
+) -> tuple[Chase, list[str]]:
+    """Move a vehicle ``delta`` zones; each zone it enters triggers its hazards at once (CHS-19). The hazards'
+    attack rolls go into ``sink``."""
     lines: list[str] = []
     step_ = 1 if delta > 0 else -1
     for _ in range(abs(delta)):
@@ -841,23 +845,25 @@ def _move(chase: Chase, vid: str, delta: int, dice: DiceSource, options: Vehicle
         new_zone = cv.zone + step_
         keep = cv.route if chase.environment.zone(new_zone).route(cv.route) is not None else None
         chase = chase.with_vehicle(cv.model_copy(update={"zone": new_zone, "route": keep}))
-        chase, more = _enter(chase, vid, new_zone, dice, options)
+        chase, more = _enter(chase, vid, new_zone, dice, options, sink)
         lines += more
     return chase, lines
 
 
-def _enter(chase: Chase, vid: str, zone: int, dice: DiceSource, options: VehicleOptions) -> tuple[Chase, list[str]]:
+def _enter(
+    chase: Chase, vid: str, zone: int, dice: DiceSource, options: VehicleOptions, sink: list[CheckResult] | None = None
+) -> tuple[Chase, list[str]]:
     lines: list[str] = []
     cv = chase.get(vid)
     for key, hz in _zone_hazards(chase, zone, cv.route):
         if key in chase.spent_hazards:
             continue
         if hz.trigger == "each_entry":
-            chase, more = hazard_attack(chase, hz, vid, dice, options)
+            chase, more = hazard_attack(chase, hz, vid, dice, options, sink=sink)
             lines += more
         elif hz.trigger == "first_entry":
             chase = chase.model_copy(update={"spent_hazards": chase.spent_hazards | {key}})
-            chase, more = hazard_attack(chase, hz, vid, dice, options)
+            chase, more = hazard_attack(chase, hz, vid, dice, options, sink=sink)
             lines += [f"{vid} is the first to enter zone {zone}: {hz.name} strikes [CHS-30]", *more]
         else:
             chase = chase.model_copy(
@@ -874,11 +880,17 @@ def _enter(chase: Chase, vid: str, zone: int, dice: DiceSource, options: Vehicle
 
 
 def hazard_attack(
-    chase: Chase, hazard: Hazard, vid: str, dice: DiceSource, options: VehicleOptions = DEFAULT_VEHICLE_OPTIONS
+    chase: Chase,
+    hazard: Hazard,
+    vid: str,
+    dice: DiceSource,
+    options: VehicleOptions = DEFAULT_VEHICLE_OPTIONS,
+    *,
+    sink: list[CheckResult] | None = None,
 ) -> tuple[Chase, list[str]]:
     """A hazard attacks a vehicle (CHS-30, CHS-31): d20 + its attack bonus (Table 8-4 by CR; -2 if it both
     damages and knocks off course) against the vehicle's KAC or EAC; a hit deals its damage (halved for both),
-    and/or gives the pilot -4 to Piloting checks for 1 round."""
+    and/or gives the pilot -4 to Piloting checks for 1 round. The attack roll is appended to ``sink``."""
     kind = hazard.ac or options.hazard_ac
     ac = vehicle_ac(chase, vid, kind, options)
     terms = [Term(hazard.base_attack, f"{hazard.name} attack (CR {hazard.cr})", "CHS-30", B)]
@@ -886,6 +898,8 @@ def hazard_attack(
         terms.append(Term(BOTH_ATTACK_PENALTY, "damages and knocks off course", "CHS-31"))
     bonus = explain(f"{hazard.name} attack", terms)
     check = resolve(CheckKind.ATTACK, bonus, ac.total, dice, purpose=f"{hazard.name} attacks {vid}")
+    if sink is not None:
+        sink.append(check)
     lines = [f"{hazard.name} attacks {vid}: {check.describe()} ({kind.upper()}) [CHS-30]"]
     if not check.success:
         return chase, lines
@@ -947,6 +961,7 @@ def progress(
     if chase.phase != "chase_progress":
         raise RuleViolation("CHS-05", f"chase progress comes after every pilot has acted (now: {chase.phase})")
     lines: list[str] = []
+    sink: list[CheckResult] = []
     deltas = {cv.id: progress_delta(chase.record(cv.id), options) for cv in chase.active}
     virtual: list[tuple[str, str]] = []
     for group in chase.engagements:
@@ -973,9 +988,9 @@ def progress(
         word = {1: "moves forward one zone", 0: "stays", -1: "falls back one zone"}[d]
         lines.append(f"{vid} {word} [CHS-17]")
         if d:
-            chase, more = _move(chase, vid, d, dice, options)
+            chase, more = _move(chase, vid, d, dice, options, sink)
             lines += more
-    chase, more = _after_progress_hazards(chase, dice, options)
+    chase, more = _after_progress_hazards(chase, dice, options, sink)
     lines += more
     chase, more = _escapes(chase, decline_escape, options)
     lines += more
@@ -986,10 +1001,12 @@ def progress(
     if not chase.over:
         chase = chase.model_copy(update={"phase": "combat"})
         lines.append("combat phase [CHS-05]")
-    return ChaseStep(chase, (), tuple(lines))
+    return ChaseStep(chase, tuple(sink), tuple(lines))
 
 
-def _after_progress_hazards(chase: Chase, dice: DiceSource, options: VehicleOptions) -> tuple[Chase, list[str]]:
+def _after_progress_hazards(
+    chase: Chase, dice: DiceSource, options: VehicleOptions, sink: list[CheckResult] | None = None
+) -> tuple[Chase, list[str]]:
     lines: list[str] = []
     kept: list[ActiveHazard] = []
     for ah in chase.active_hazards:
@@ -1003,7 +1020,7 @@ def _after_progress_hazards(chase: Chase, dice: DiceSource, options: VehicleOpti
             pick = pool[0] if len(pool) == 1 else pool[dice.die(len(pool), f"{ah.hazard.name} picks a target") - 1]
             how = "the rearmost vehicle" if ah.hazard.trigger == "rear_after_progress" else "a random vehicle"
             lines.append(f"{ah.hazard.name} goes after {how}: {pick.id} [CHS-30]")
-            chase, more = hazard_attack(chase, ah.hazard, pick.id, dice, options)
+            chase, more = hazard_attack(chase, ah.hazard, pick.id, dice, options, sink=sink)
             lines += more
         left = None if ah.rounds_left is None else ah.rounds_left - 1
         if left is None or left > 0:
@@ -1316,17 +1333,20 @@ def attack_vehicle(
     target_vehicle: str,
     dice: DiceSource,
     options: VehicleOptions = DEFAULT_VEHICLE_OPTIONS,
+    *,
+    extra: tuple[Term, ...] = (),
 ) -> VehicleAttackResult:
     """A creature's attack on a vehicle in the chase: the attacker's attack bonus with the chase's terms (see
-    :func:`attack_setup`) against the vehicle's EAC or KAC (by damage type, ATK-08); a natural 20 that hits is a
-    critical hit, damage rolled twice (ATK-14); the damage goes through :func:`damage` (hardness)."""
+    :func:`attack_setup`) and ``extra`` ones (a full attack's -4) against the vehicle's EAC or KAC (by damage
+    type, ATK-08); a natural 20 that hits is a critical hit, damage rolled twice (ATK-14); the damage goes through
+    :func:`damage` (hardness)."""
     w = attacker.stat.weapon(weapon)
     setup = attack_setup(chase, from_vehicle, target_vehicle, melee=w.is_melee, reach=w.reach,
                          range_increment_ft=w.range_ft or None, grenade=w.is_grenade, options=options)  # fmt: skip
     kind, why = dmg.weapon_targets_ac(w.damage_types, explicit=w.targets)
     ac = vehicle_ac(chase, target_vehicle, "eac" if kind == "eac" else "kac", options)
     ac = ac.plus(*setup.ac_terms)
-    bonus = stats.attack_bonus(attacker, w, extra=setup.attack_terms)
+    bonus = stats.attack_bonus(attacker, w, extra=(*setup.attack_terms, *extra))
     check = resolve(CheckKind.ATTACK, bonus, ac.total, dice, purpose=f"{attacker.name} attacks {target_vehicle}")
     terms = " ".join(t.describe() for t in bonus.applied)
     verdict = "hit" if check.success else "miss"

@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sftactics.sf1e.statblock import NameSet
+
 
 class VehicleOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -64,6 +66,12 @@ class VehicleOptions(BaseModel):
         "'ignored' reproduces the sample chase, where a 2-point and a 5-point hit wreck a 7-HP enercycle of "
         "hardness 5.",
     )
+    vehicle_aoo_target: Literal["vehicle", "pilot"] = Field(
+        "vehicle",
+        description="VEH-15 / AOO-13: an attack of opportunity provoked by a driving or racing vehicle strikes the "
+        "vehicle (its EAC or KAC, +2 while racing, VEH-10: 'vehicle'), or its pilot ('pilot'; the pilot's own "
+        "cover from the vehicle applies). The text says the vehicle provokes without saying whom the attack hits.",
+    )
     terrain_size: Literal["colossal", "never"] = Field(
         "colossal",
         description="VEH-33: vehicles of this size or larger count as terrain for spells and abilities unless the "
@@ -88,7 +96,7 @@ class VehicleOptions(BaseModel):
         description="CHS-07: break free from several enemy vehicles: 5 + the highest KAC + 5 per enemy vehicle "
         "beyond the first ('keep_base'), or the highest KAC + 5 per extra enemy ('drop_base').",
     )
-    engaged_forbidden: frozenset[str] = Field(
+    engaged_forbidden: NameSet = Field(
         frozenset({"speed_up", "slow_down", "engage"}),
         description="CHS-16: pilot actions an engaged vehicle may not take (engage means engaging another enemy; "
         "engaging an ally is allowed). Break free is the only way out of an engagement.",

@@ -37,6 +37,7 @@ from numba.core import types as nb_types
 from numba.typed import Dict as NumbaDict
 
 from sftactics.sim.choices import LIMITED
+from sftactics.sim.kernel.bodies import LINGER, PRONE
 from sftactics.sim.kernel.fight import (
     CHARGE_PENALTY,
     ENDED,
@@ -232,9 +233,11 @@ def _heal_hp(m: Any, st: Any, t: int, amount: int) -> None:
         st.zero_rp_at_drop[t] = False
         st.stab_round[t] = -1
         st.hp_dmg_round[t] = -1
+        st.body[t, LINGER] = 0
     elif at_zero and st.dying[t]:
         st.dying[t] = False
         st.stable[t] = True
+        st.body[t, LINGER] = 0  # stabilized: no longer lingering (INJ-07)
     if amount > 0:
         st.bleed_prof[t] = -1
     _track(st, t, -1, -1)
@@ -272,7 +275,7 @@ def _single(m: Any, st: Any, c: int, j: int, t: int, sa: int, sw: int) -> None:
     ab = m.ab
     if ab.has_atk[c, j]:
         d = _die(st, 20)
-        ac = ab.ac[c, j, t] - (CHARGE_PENALTY if st.charging[t] else 0)
+        ac = ab.ac[c, j, t, st.body[t, PRONE]] - (CHARGE_PENALTY if st.charging[t] else 0)
         total = d + ab.atk[c, j]
         hit = total >= ac
         if d == 20:
@@ -525,7 +528,7 @@ def _effect_value(m: Any, st: Any, me: int, j: int, t: int) -> float:
     ab = m.ab
     p_apply = 1.0
     if ab.has_atk[me, j]:
-        p_apply = ab.p_hit[me, j, t, 1 if st.charging[t] else 0]
+        p_apply = ab.p_hit[me, j, t, 1 if st.charging[t] else 0, st.body[t, PRONE]]
     p_save = ab.p_save[me, j, t] if ab.save[me, j] >= 0 else 0.0
     if ab.save[me, j] >= 0 and ab.on_save[me, j] == ON_NEGATES:
         p_land = p_apply * (1 - p_save)

@@ -15,10 +15,11 @@ again is the bookkeeping of one fight, in the engine's order:
   decision to make pass (dying without the Resolve to stabilize, stable without Resolve to stay in the fight);
 * the simple policy: spend Resolve to stabilize or stay in the fight (INJ-11, INJ-12); its cautious retreat,
   heals and area abilities (:mod:`~sftactics.sim.kernel.abilities`, before its weapons); throw a grenade at a
-  point whose burst catches two or more foes and no friend (ATK-12, ATK-13: AC 5, scatter on a miss; Reflex
-  half with cover, EFF-*); attack the nearest foe with the first weapon in reach or range (melee fighters
-  close in first), reloading when empty (ACT-36); otherwise move to the square of one move nearest to it,
-  preferring one that flanks;
+  point whose burst catches two or more foes and no friend (ATK-12, ATK-13: AC 5, scatter on a miss; the
+  grenade's save, with cover for Reflex, EFF-*; half, partial or negates, SV-09; burning, staggered and
+  deafened riders on those who fail, :mod:`~sftactics.sim.kernel.blasts`); attack the nearest foe with the
+  first weapon in reach or range (melee fighters close in first), reloading when empty (ACT-36); otherwise
+  move to the square of one move nearest to it, preferring one that flanks;
 * movement by the cheapest path with the fewest steps out of threatened squares, attacks of opportunity
   where it leaves them (AOO-06..12: one reaction per round, none before the reactor's first turn, none
   through cover, none while staggered), and ranged attacks or throws while threatened provoking too; who
@@ -27,9 +28,11 @@ again is the bookkeeping of one fight, in the engine's order:
 * attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
   creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
   burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes, arc to the creature nearest
-  the target within 10 ft, ATK-15), damage through the target's
+  the target within 10 ft, knockdown: prone, ATK-15; prone attackers and targets, CON-29,
+  :mod:`~sftactics.sim.kernel.bodies`), damage through the target's
   defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
-  while dying, death when none is left (INJ-*);
+  while dying, death when none is left (INJ-*); nonlethal damage to exactly 0 HP, stable (DMG-10, DMG-13);
+  NPCs under the optional rules (INJ-07: the dying rules, or lingering for three of their turns);
 * the end of a turn: a dying creature loses Resolve (INJ-04, INJ-05), a burning one saves against the flames
   (CON-05; saves of a creature down at 0 HP are a helpless creature's); the fight ends when at most one side
   has anyone able to fight (CF-02), or at the round limit.
@@ -42,8 +45,6 @@ Known simplifications (the engine is the reference; each is rare or changes noth
 
 * deafened is recorded and does nothing: in the engine it only matters to hearing, and the kernel plays only
   encounters where everyone sees everyone;
-* a creature staggered again while staggered keeps the later of the two expiries (the engine keeps one
-  condition instance and the first duration effect);
 * an attack of opportunity whose geometry the engine would refuse (total cover) is not made, where the engine
   would refuse the whole move.
 """
@@ -61,6 +62,30 @@ from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
+from sftactics.sim.kernel.blasts import (
+    ON_NEGATES,
+    R_BFLAT,
+    R_BN,
+    R_BS,
+    R_DFLAT,
+    R_DN,
+    R_DS,
+    R_KIND,
+    R_MULT,
+    R_PROF,
+    RIDER_BURNING,
+    RIDER_NONE,
+    RIDER_STAGGERED,
+)
+from sftactics.sim.kernel.bodies import (
+    BODY_COLUMNS,
+    LINGER,
+    LINGER_ROUNDS,
+    STAG_ROUNDS,
+    base_numbers,
+    knock_down,
+    reset_bodies,
+)
 from sftactics.sim.kernel.geo import (
     can_aoo_geometry,
     cover_kind,
@@ -101,7 +126,7 @@ LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RE
 LOG_PLAN = 12
 LOG_WIDTH = 8
 TOTAL_COVER = 5
-CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC = 1, 2, 3, 4, 5
+CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC, CRIT_KNOCKDOWN = 1, 2, 3, 4, 5, 6
 ARC_REACH_FT = 10
 #: A charge's penalty to the attack and to the charger's AC (``actions_rules.CHARGE_PENALTY``, ACT-50).
 CHARGE_PENALTY = _CHARGE_PENALTY
@@ -242,12 +267,31 @@ def _reach_zero(m: Any, st: Any, c: int, overflow: int, sa: int, sw: int) -> Non
         st.hp_dmg_round[c] = -1
         st.stab_round[c] = -1
         return
+    if m.linger[c]:  # INJ-07, option npc_without_rp_at_zero = three_rounds: dying for three of its turns
+        st.stable[c] = False
+        st.unconscious[c] = True
+        st.dying[c] = True
+        st.dropped_round[c] = st.sc[ROUND]
+        st.dropped_own[c] = st.sc[CUR] == c
+        st.hp_dmg_round[c] = -1
+        st.body[c, LINGER] = LINGER_ROUNDS
+        return
     _kill(m, st, c, 2, sa, sw)
 
 
 @_jit
-def _damage(m: Any, st: Any, c: int, amount: int, sa: int, sw: int) -> None:
-    """``injury.apply_damage`` (lethal) and the statistics the simulation keeps."""
+def _knock_out(m: Any, st: Any, c: int) -> None:
+    """Nonlethal damage takes ``c`` to 0 HP: exactly 0 HP, unconscious and stable (DMG-10, DMG-13)."""
+    st.unconscious[c] = True
+    st.stable[c] = True
+    st.dropped_round[c] = st.sc[ROUND]
+    st.dropped_own[c] = st.sc[CUR] == c
+    st.hp_dmg_round[c] = -1
+
+
+@_jit
+def _damage(m: Any, st: Any, c: int, amount: int, sa: int, sw: int, nonlethal: bool = False) -> None:
+    """``injury.apply_damage`` and the statistics the simulation keeps."""
     if st.dead[c]:
         return
     hp_before = st.hp[c]
@@ -267,8 +311,12 @@ def _damage(m: Any, st: Any, c: int, amount: int, sa: int, sw: int) -> None:
     if amount > 0:
         if hp_before == 0 and (st.dying[c] or st.stable[c]):
             measure = hp_damage if m.massive_hp_damage else amount
-            if measure >= m.max_hp[c]:
+            if nonlethal:
+                pass  # DMG-10: nonlethal damage cannot make a creature at 0 HP worse
+            elif measure >= m.max_hp[c]:
                 _kill(m, st, c, 1, sa, sw)
+            elif st.body[c, LINGER] > 0:  # INJ-07: more lethal damage while lingering kills
+                _kill(m, st, c, 2, sa, sw)
             elif not m.dying_rules[c]:
                 if hp_damage > 0:
                     _reach_zero(m, st, c, 0, sa, sw)
@@ -288,7 +336,10 @@ def _damage(m: Any, st: Any, c: int, amount: int, sa: int, sw: int) -> None:
                     elif big:
                         _lose_rp(m, st, c, 1, sa, sw)
         elif st.hp[c] == 0 and hp_damage > 0:
-            _reach_zero(m, st, c, overflow, sa, sw)
+            if nonlethal:
+                _knock_out(m, st, c)
+            else:
+                _reach_zero(m, st, c, overflow, sa, sw)
     _track(st, c, sa, sw)
     _log(st.log, st.nlog, 5, st.sc[ROUND], c, amount, st.sp[c], st.hp[c], st.rp[c], int(st.dead[c]))
 
@@ -331,7 +382,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
     pt = st.pos[t]
     melee = m.w_melee_geom[a, k]
     down = _down_now(st, t)
-    bonus = m.atk_down[a, k, t] if down else m.atk[a, k, t]
+    bonus, base_ac = base_numbers(m, st, a, k, t, down)  # prone attacker or target: ``kernel.bodies``
     if melee:
         if not threatens(pa, pt, w, m.w_reach[a, k], True):
             return False, 0, 0
@@ -344,7 +395,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
     kind = cover_kind(st.cover_cache, m.map_id, w, pa, pt, not melee, st.crowd, count)
     if kind == TOTAL_COVER:
         return False, 0, 0
-    ac = (m.ac_down[a, k, t] if down else m.ac[a, k, t]) + m.cover_ac[kind] - (CHARGE_PENALTY if st.charging[t] else 0)
+    ac = base_ac + m.cover_ac[kind] - (CHARGE_PENALTY if st.charging[t] else 0)
     if melee and m.armed[a] and m.w_reach[a, k] > 0 and _threatens_target(m, st, a, m.w_zone[a, k], t):
         for p in range(m.n):
             if p in (a, t) or _out(st, p) or m.side[p] == m.side[t]:
@@ -387,7 +438,7 @@ def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
             return
         raw = _roll_damage(st, m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k], 1)
         raw = min(max(raw, 0), m.mit.shape[2] - 1)
-        _damage(m, st, s, m.mit[s, m.w_crit_prof[a, k], raw], a, k)
+        _damage(m, st, s, m.mit[s, m.w_crit_prof[a, k], raw], a, k, m.prof_nl[m.w_crit_prof[a, k]])
         return
     if eff == CRIT_BLEED:
         if m.immune_cond[t, 0]:
@@ -408,13 +459,11 @@ def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
     if eff == CRIT_BURN:
         if m.immune_cond[t, 3]:
             return
-        i = st.burn_count[t]
-        if i < BURNS:  # CON-05: every source burns
-            st.burn_n[t, i], st.burn_s[t, i], st.burn_flat[t, i] = m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k]
-            st.burn_prof[t, i] = m.w_crit_prof[a, k]
-            st.burn_count[t] = i + 1
-        st.bleed_last[t] = False
-        _log(st.log, st.nlog, 7, st.sc[ROUND], t, 4, m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k], 0)
+        _add_burn(st, t, m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k], m.w_crit_prof[a, k])
+        return
+    if eff == CRIT_KNOCKDOWN:
+        if knock_down(m, st, t):
+            _log(st.log, st.nlog, 7, st.sc[ROUND], t, 6, 0, 0, 0, 0)
         return
     if eff in (CRIT_STAGGER, CRIT_DEAFEN):
         which = 1 if eff == CRIT_STAGGER else 2
@@ -423,16 +472,61 @@ def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
         if _save(m, st, t, m.w_crit_save[a, k], 0, m.w_crit_dc[a, k]):
             return
         if eff == CRIT_STAGGER:
-            rnd = st.sc[ROUND] + 1  # one round from now, at the current initiative count (CF-14)
-            cnt = _current_count(m, st)
-            if st.stag_round[t] < 0 or (rnd, -cnt) > (st.stag_round[t], -st.stag_count[t]):
-                st.stag_round[t] = rnd
-                st.stag_count[t] = cnt
-            _log(st.log, st.nlog, 7, st.sc[ROUND], t, 2, rnd, cnt, 0, 0)
+            _stagger(m, st, t, 1)
         else:
             minutes = _die(st, 4)
             st.deaf[t] = True
             _log(st.log, st.nlog, 7, st.sc[ROUND], t, 3, minutes, 0, 0, 0)
+
+
+@_jit
+def _add_burn(st: Any, t: int, n: int, s: int, flat: int, prof: int) -> None:
+    """``t`` gains an instance of burning (CON-05: every source burns), of ``n``d``s`` + ``flat`` fire."""
+    i = st.burn_count[t]
+    if i < BURNS:
+        st.burn_n[t, i], st.burn_s[t, i], st.burn_flat[t, i] = n, s, flat
+        st.burn_prof[t, i] = prof
+        st.burn_count[t] = i + 1
+    st.bleed_last[t] = False
+    _log(st.log, st.nlog, 7, st.sc[ROUND], t, 4, n, s, flat, 0)
+
+
+@_jit
+def _stagger(m: Any, st: Any, t: int, rounds: int) -> None:
+    """``t`` is staggered for ``rounds`` rounds from now, to the current initiative count (CF-14). Already
+    staggered, it keeps one instance, the one of more rounds (the older on a tie: ``conditions.add_condition``),
+    and that instance's expiry."""
+    rnd = st.sc[ROUND] + rounds
+    cnt = _current_count(m, st)
+    if st.stag_round[t] < 0 or rounds > st.body[t, STAG_ROUNDS]:
+        st.stag_round[t] = rnd
+        st.stag_count[t] = cnt
+        st.body[t, STAG_ROUNDS] = rounds
+    _log(st.log, st.nlog, 7, st.sc[ROUND], t, 2, rnd, cnt, 0, 0)
+
+
+@_jit
+def _riders(m: Any, st: Any, c: int, k: int, t: int) -> None:
+    """The conditions of grenade ``k``'s explosion on ``t`` (``effects.area_effect``'s riders, each duration
+    rolled for the creature; a creature immune to one does not gain it: ``conditions.add_condition``)."""
+    for r in range(m.g_rider.shape[2]):
+        kind = m.g_rider[c, k, r, R_KIND]
+        if kind == RIDER_NONE:
+            return
+        rounds = 0
+        if m.g_rider[c, k, r, R_MULT] > 0:
+            dn, ds, dflat = m.g_rider[c, k, r, R_DN], m.g_rider[c, k, r, R_DS], m.g_rider[c, k, r, R_DFLAT]
+            rounds = max(_roll_damage(st, dn, ds, dflat, 1), 0) * m.g_rider[c, k, r, R_MULT]
+        if kind == RIDER_BURNING:
+            if not m.immune_cond[t, 3]:
+                _add_burn(st, t, m.g_rider[c, k, r, R_BN], m.g_rider[c, k, r, R_BS], m.g_rider[c, k, r, R_BFLAT],
+                          m.g_rider[c, k, r, R_PROF])  # fmt: skip
+        elif kind == RIDER_STAGGERED:
+            if not m.immune_cond[t, 1]:
+                _stagger(m, st, t, rounds)
+        elif not m.immune_cond[t, 2]:  # deafened
+            st.deaf[t] = True
+            _log(st.log, st.nlog, 7, st.sc[ROUND], t, 3, rounds, 0, 0, 0)
 
 
 @_jit
@@ -486,12 +580,16 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     crit = hit and d == 20 and total >= ac and not m.immune_crit[t]
     dmg = -1
     if hit:
-        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], 2 if crit else 1)
-        raw = min(max(raw, 0), m.mit.shape[2] - 1)
+        times = 2 if crit else 1
+        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
         p = m.w_prof[a, k]
+        if raw < 1 and raw - times * m.w_neg[a, k] >= 1:  # DMG-05: penalties leave 1 nonlethal damage
+            raw = 1
+            p = m.w_min_prof[a, k]
+        raw = min(max(raw, 0), m.mit.shape[2] - 1)
         dmg = m.mit[t, p, raw]
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, dmg)
-        _damage(m, st, t, dmg, a, k)
+        _damage(m, st, t, dmg, a, k, m.prof_nl[p])
         if crit and m.w_crit[a, k] > 0 and not m.neg[t, p, raw] and not st.dead[t]:
             _critical(m, st, a, k, t)
     else:
@@ -825,16 +923,22 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
         return
     raw = _roll_damage(st, m.w_ndice[c, k], m.w_sides[c, k], m.w_flat[c, k], 1)
     raw = min(max(raw, 0), m.mit.shape[2] - 1)
+    which, on_save = m.g_mode[c, k, 0], m.g_mode[c, k, 1]
     for i in range(inside):
         t = st.points[i]
         kind = _point_cover(st, m.map_id, land, st.pos[t])
         if kind == TOTAL_COVER:
             continue
         dmg = raw
-        if m.w_gsave[c, k] and _save(m, st, t, 1, m.cover_ref[kind], m.w_gdc[c, k]):
-            dmg = m.half[raw]
+        saved = False
+        if which >= 0:  # cover adds to Reflex saves only
+            saved = _save(m, st, t, which, m.cover_ref[kind] if which == 1 else 0, m.w_gdc[c, k])
+            if saved:
+                dmg = 0 if on_save == ON_NEGATES else m.half[raw]
         if dmg > 0:
-            _damage(m, st, t, m.mit[t, m.w_prof[c, k], dmg], c, k)
+            _damage(m, st, t, m.mit[t, m.w_prof[c, k], dmg], c, k, m.prof_nl[m.w_prof[c, k]])
+        if not saved:  # SV-09: a success keeps the riders off, whatever the kind of save
+            _riders(m, st, c, k, t)
 
 
 def _map_of(map_id: int) -> Any:
@@ -929,6 +1033,7 @@ def _resolve_start(m: Any, st: Any, c: int, keep_reserve: bool) -> bool:
             st.stab_round[c] = st.sc[ROUND]
             st.dying[c] = False
             st.stable[c] = True
+            st.body[c, LINGER] = 0
             _track(st, c, -1, -1)
             _log(st.log, st.nlog, 8, st.sc[ROUND], c, 1, m.stab_cost[c], 0, 0, 0)
         return False
@@ -1074,6 +1179,10 @@ def _end_turn(m: Any, st: Any, c: int) -> None:
     if st.dying[c] and not st.dead[c]:
         if st.dropped_own[c] and st.dropped_round[c] == st.sc[ROUND]:
             pass
+        elif st.body[c, LINGER] > 0:  # INJ-07: the countdown of an NPC lingering at 0 HP
+            st.body[c, LINGER] -= 1
+            if st.body[c, LINGER] <= 0:
+                _kill(m, st, c, 2, -1, -1)
         elif st.zero_rp_at_drop[c]:
             if st.sc[ROUND] >= st.dropped_round[c] + m.grace_rounds:  # injury.grace_deadline
                 _kill(m, st, c, 3, -1, -1)
@@ -1340,6 +1449,7 @@ STATE_FIELDS = (
     "ab_v",
     "ab_p",
     "area_cache",
+    "body",
     "log",
     "nlog",
     "script",
@@ -1433,6 +1543,7 @@ def new_state(
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
         *tactical,
         i64(n), np.zeros((n, pools), dtype=np.int64), i64(grenade_values + 1), f64(grenade_values + 1), area_cache,
+        np.zeros((n, BODY_COLUMNS), dtype=np.int64),
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
         np.array(script or [0], dtype=np.int64),
         cover_cache,
@@ -1499,6 +1610,7 @@ def _reset(m: Any, st: Any) -> None:
         st.res[c, CAUSE_W] = -1
         st.res[c, DROP_A] = -1
         st.res[c, DROP_W] = -1
+    reset_bodies(m, st)  # prone, lingering, and the bleeding and burning a creature starts with
 
 
 # abilities, spells and morale build on this module; the simple turn reaches them through the module (numba

@@ -42,7 +42,7 @@ from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import geo, specials
+from sftactics.sim.kernel import blasts, bodies, geo, specials
 from sftactics.sim.kernel import tables as tables_mod
 
 I32 = NDArray[np.int32]
@@ -50,7 +50,7 @@ I64 = NDArray[np.int64]
 B = NDArray[np.bool_]
 
 #: Critical effects the kernel carries out (anything else is recorded only, as the engine does).
-CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC = 0, 1, 2, 3, 4, 5
+CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC, CRIT_KNOCKDOWN = 0, 1, 2, 3, 4, 5, 6
 #: Critical effects that give a ticking condition: (condition, kernel code, damage types if the condition's own
 #: expression cannot be had). Burning always deals fire damage (``conditions.tick_expression``).
 _TICKING: dict[str, tuple[str, int, frozenset[str]]] = {
@@ -63,10 +63,9 @@ _SAVE_INDEX = {"fort": FORT, "ref": REF, "will": WILL}
 #: Value in the range table for "out of range".
 OUT_OF_RANGE = -10_000
 
-#: Conditions a combatant may start with that change nothing the kernel models.
-_HARMLESS_START = frozenset({"deafened"})
-#: Critical effects the engine only records (no dice, no change): the kernel does the same.
-_RECORDED_ONLY = frozenset({"wound", "severe wound", "injection", "degeneration"})
+#: Critical effects the engine carries out and the kernel does not (the engine only records every effect outside
+#: ``criticals.APPLIED``, and so does the kernel).
+_REFUSED_CRITICALS = criticals.APPLIED - {"bleed", "burn", "staggered", "deafen", "arc", "knockdown"}
 
 
 class Model(NamedTuple):
@@ -121,7 +120,7 @@ class Model(NamedTuple):
     w_grenade: B
     w_radius: I32
     w_gdc: I32
-    w_gsave: I32  # 1: half on a successful Reflex save
+    w_gsave: I32  # 1: half on a successful save (the kernel reads g_mode: every save and what it does)
     w_range: I32  # [N, W, D]: range penalty by distance in squares, OUT_OF_RANGE beyond reach
     w_top_ft: I32  # maximum range in feet (grenades)
     atk: I32  # [N, W, N] attack bonus with the target's own terms
@@ -173,9 +172,24 @@ class Model(NamedTuple):
     g_nf: I64
     g_nh: I64
     g_land: NDArray[np.float64]  # [N, W, D] chance a grenade thrown this many squares reaches its point (AC 5)
-    g_half: NDArray[np.float64]  # [N, W, N] chance the target makes its Reflex save (0 without one)
+    g_half: NDArray[np.float64]  # [N, W, N] chance the target makes the grenade's save (0 without one)
     cover_side: I32  # [S] directions (bit (sx + 1) * 3 + sy + 1) with a cover object or low obstacle next to it
     charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
+    # bodies (:mod:`sftactics.sim.kernel.bodies`)
+    pr_atk: I32  # [N, W, N, 8] attack bonus by (attacker prone, target prone, target down); tiny if nobody falls
+    pr_ac: I32  # [N, W, N, 8] the AC then
+    prone0: B  # [N] starts prone
+    immune_prone: B  # [N]
+    # grenades of every kind (:mod:`sftactics.sim.kernel.blasts`)
+    g_mode: I32  # [N, W, 2]: the save (index, -1 for none) and what a success does (blasts.ON_*)
+    g_rider: I32  # [N, W, RIDERS, R_COLUMNS]: the conditions the explosion gives
+    g_rval: NDArray[np.float64]  # [N, W, RIDERS, 2]: the tactical policy's numbers for them
+    prof_nl: B  # [P] the profile's damage is nonlethal (DMG-10)
+    linger: B  # [N] an NPC without Resolve that lingers 3 turns at 0 HP (option npc_without_rp_at_zero, INJ-07)
+    start_ticks: I32  # [N, 1 + START_BURNS, 4]: the bleed and the burns a creature starts with (bodies.T_*)
+    start_bleed_last: B  # [N]: its bleed ticks after its burns
+    w_neg: I32  # [N, W] the negative terms of the damage (DMG-05: a roll they bring below 1 deals 1 nonlethal)
+    w_min_prof: I32  # [N, W] the profile of that 1 nonlethal damage
     # special abilities and spells (:mod:`sftactics.sim.kernel.specials`)
     ab: specials.Specials
 
@@ -205,10 +219,8 @@ def unsupported(enc: Encounter) -> list[str]:
         out.append("no map (the kernel plays fights on a grid)")
     if enc.timeline.phase != "setup":
         out.append("the fight has already begun (the kernel starts from the setup)")
-    if enc.gravity == "zero":
-        out.append("zero gravity")
-    if enc.options.npc_without_rp_at_zero != "dies" or enc.options.npc_with_rp != "dies":
-        out.append("NPC 0-HP options other than 'dies'")
+    if bodies.knockdown_in_zero_gravity(enc):
+        out.append("a knockdown in zero gravity (off-kilter instead of prone, CON-23: the engine's)")
     if enc.options.temp_hp_stacking != "highest":
         out.append("temp_hp_stacking other than 'highest'")
     if enc.options.arc_can_strike_attacker:
@@ -236,6 +248,8 @@ def unsupported(enc: Encounter) -> list[str]:
         out.append("awareness, grapples or cover set up by the scenario (the engine's)")
     if enc.zones:
         out.append("clouds on the map (smoke: the engine's)")
+    if enc.vehicles:
+        out.append("vehicles (VEH: piloting, riders and collisions are the engine's)")
     if len(enc.sides()) != 2:
         out.append("more or fewer than two sides")
     for c in enc.combatants.values():
@@ -255,24 +269,20 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append(f"size {st.size} (smaller than a square: it may enter and share occupied squares, MOV-03)")
     if stats.move_mode(cr) != "land":
         out.append("moves by a speed other than land")
-    if st.incorporeal:
-        out.append("incorporeal")
+    if st.incorporeal and enc.grid is not None and (enc.grid.array & int(Feature.DIFFICULT)).any():
+        out.append("incorporeal on a map with difficult terrain (it is not hampered: its own movement tables)")
     if c.hidden or not c.aware:
         out.append("hidden or unaware (surprise and Stealth are the engine's)")
     if c.insignificant:
         out.append("insignificant")
-    if c.gravity is not None and c.gravity != enc.gravity:
-        out.append(f"its own gravity ({c.gravity})")
     if c.in_hand is not None:
         out.append("tracks what it holds in hand")
-    active = set(cond.active(cr)) - _HARMLESS_START
-    if active:
-        out.append(f"starts with conditions ({', '.join(sorted(active))})")
+    starting = bodies.start_refusals(cr)
+    if starting:
+        out.append(f"starts with conditions ({', '.join(sorted(starting))})")
     if cr.state.hp <= 0:
         out.append("starts at 0 HP")
     out += specials.unsupported(c)  # abilities and spells the policies use: the kernel plays most (specials)
-    if injury.uses_dying_rules(cr, enc.options) and st.kind != "pc":
-        out.append("an NPC that follows the dying rules")
     for w in st.weapons:
         if thrown_weapons.tracked(w) and not w.is_melee:
             out.append(f"weapon {w.name}: a thrown weapon that lies where it lands (the engine tracks it)")
@@ -296,8 +306,6 @@ def _one_dice_part(expr: DiceExpr) -> tuple[int, int, int, frozenset[str]] | Non
 
 
 def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
-    if w.nonlethal:
-        return "nonlethal damage"
     shape = _one_dice_part(w.damage_expr)
     if shape is None:
         return f"damage {w.damage} (one kind of die in one part)"
@@ -306,16 +314,12 @@ def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
     if w.is_grenade:
         if w.area is None or w.area.shape != "burst":
             return "a grenade without a burst"
-        if w.area.save not in (None, "ref") or (w.area.save and w.area.on_save not in ("half", "none")):
-            return "a grenade with a save other than Reflex half"
-        if w.area.riders:
-            return "a grenade whose explosion gives conditions"
         if w.area.cloud is not None:
             return "a grenade that leaves a cloud (smoke: the engine's)"
-        return ""
+        return blasts.unsupported_grenade(w)
     if w.critical:
         eff = criticals.parse_critical(w.critical)
-        if eff is not None and eff.name not in ("bleed", "burn", "staggered", "deafen", "arc", *_RECORDED_ONLY):
+        if eff is not None and eff.name in _REFUSED_CRITICALS:
             return f"critical effect {eff.name}"
         if eff is not None and eff.name == "arc" and eff.amount:
             amount = _one_dice_part(parse(eff.amount))
@@ -339,10 +343,11 @@ def _down(cr: Any) -> Any:
                               ConditionInstance(name="dying"))  # fmt: skip
 
 
-def _flat_roll(amount: int, types: frozenset[str]) -> damage.DamageRoll:
-    """A damage roll of exactly ``amount`` with ``types`` (as the weapon's part would split it)."""
+def _flat_roll(amount: int, types: frozenset[str], nonlethal: bool = False) -> damage.DamageRoll:
+    """A damage roll of exactly ``amount`` with ``types`` (as the weapon's part would split it); ``nonlethal``: of
+    a nonlethal weapon (DMG-10)."""
     expr = DiceExpr((Part((DiceTerm(amount, 0, 1),), types),))
-    return damage.roll_damage(expr, Breakdown("none", 0, ()), SeededDice(0), purpose="table")
+    return damage.roll_damage(expr, Breakdown("none", 0, ()), SeededDice(0), nonlethal=nonlethal, purpose="table")
 
 
 def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
@@ -369,6 +374,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         return np.zeros(shape, dtype=np.bool_)
 
     side, init_mod, init_given = arr(n), arr(n), arr(n, OUT_OF_RANGE)
+    linger = np.array([c.creature.stat.rp == 0 and not injury.uses_dying_rules(c.creature, opts)
+                       and opts.npc_without_rp_at_zero == "three_rounds" for c in cs], dtype=np.bool_)  # fmt: skip
     hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0 = (arr(n) for _ in range(8))
     saves = arr((n, 3))
     saves_down = arr((n, 3))
@@ -379,6 +386,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     (w_reach, w_ndice, w_sides, w_flat, w_prof, w_usage, w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc,
      w_crit_save, w_radius, w_gdc, w_gsave, w_top) = (arr((n, wmax)) for _ in range(16))  # fmt: skip
     w_cap = arr((n, wmax), -1)
+    w_neg, w_min_prof = arr((n, wmax)), arr((n, wmax), -1)
     w_zone = arr((n, wmax), -1)
     w_aoo = flags((n, wmax))
     w_range = arr((n, wmax, dmax), OUT_OF_RANGE)
@@ -462,13 +470,21 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 w_radius[i, k] = w.area.size_ft
                 w_gdc[i, k] = grenade_save_dc(cr, w)
                 w_gsave[i, k] = int(bool(w.area.save) and w.area.on_save == "half")
-                w_prof[i, k] = profile(("area", types, w.magic, w.materials, w.alignment, False), nd * sd + flat)
+                w_prof[i, k] = profile(("area", types, w.magic, w.materials, w.alignment, False, False),
+                                       nd * sd + flat)  # fmt: skip
                 g_atk[i, k] = stats.attack_bonus(cr, w, options=opts).total
                 continue
-            bonus = stats.damage_bonus(cr, w, options=opts).total
+            bonus_bd = stats.damage_bonus(cr, w, options=opts)
+            bonus = bonus_bd.total
+            # DMG-05: penalties that bring a roll below 1 leave 1 nonlethal damage (``damage.roll_damage``)
+            penalties = sum(t.value for t in bonus_bd.applied if t.value < 0)
+            w_neg[i, k] = penalties + damage._negative_in_expr(w.damage_expr)
+            w_min_prof[i, k] = profile(("weapon", types, w.magic, w.materials, w.alignment, cr.stat.incorporeal,
+                                        True), 1)  # fmt: skip
             w_ndice[i, k], w_sides[i, k], w_flat[i, k] = nd, sd, flat + bonus
             most = 2 * (nd * sd + flat + bonus)
-            w_prof[i, k] = profile(("weapon", types, w.magic, w.materials, w.alignment, cr.stat.incorporeal), most)
+            w_prof[i, k] = profile(("weapon", types, w.magic, w.materials, w.alignment, cr.stat.incorporeal,
+                                    w.nonlethal), most)  # fmt: skip
             for j, t in enumerate(cs):
                 if j == i:
                     continue
@@ -479,7 +495,10 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 atk_down[i, k, j] = stats.attack_bonus(cr, w, extra=extra, options=opts).total
                 ac_down[i, k, j] = target_ac(cr, downed[j], w, options=opts)[2].total
             eff = criticals.parse_critical(w.critical) if w.critical else None
-            if eff is None or eff.name in _RECORDED_ONLY or (eff.name == "arc" and not eff.amount):
+            if eff is None or eff.name not in criticals.APPLIED or (eff.name == "arc" and not eff.amount):
+                continue  # recorded only (no dice, no change), as the engine does
+            if eff.name == "knockdown":
+                w_crit[i, k] = CRIT_KNOCKDOWN
                 continue
             if eff.name == "arc":
                 # ATK-15: the amount (not doubled), of the weapon's damage type unless it names its own, through
@@ -491,8 +510,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 w_crit[i, k] = CRIT_ARC
                 w_crit_n[i, k], w_crit_s[i, k] = amount[0], amount[1] if amount[0] else 0
                 w_crit_dc[i, k] = amount[2]  # the flat part rides in the DC slot (no DC)
-                w_crit_prof[i, k] = profile(("weapon", atypes, w.magic, w.materials, w.alignment, st.incorporeal),
-                                            amount[0] * max(amount[1], 1) + amount[2])  # fmt: skip
+                akey = ("weapon", atypes, w.magic, w.materials, w.alignment, st.incorporeal, False)
+                w_crit_prof[i, k] = profile(akey, amount[0] * max(amount[1], 1) + amount[2])
                 continue
             if eff.name in _TICKING:
                 # bleed and burn: a ticking condition; its dice and the profile of its damage against each target
@@ -506,7 +525,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 expr = cond.tick_expression(cr, ConditionInstance(name=condition, value=eff.amount))
                 # None only when the attacker itself is immune to the condition, which says nothing of the type
                 btypes = expr.parts[0].types if expr is not None else fallback
-                w_crit_prof[i, k] = profile(("tick", btypes, False, frozenset(), frozenset(), False),
+                w_crit_prof[i, k] = profile(("tick", btypes, False, frozenset(), frozenset(), False, False),
                                             amount[0] * max(amount[1], 1) + amount[2])  # fmt: skip
                 w_crit_dc[i, k] = amount[2]  # the flat part rides in the DC slot (neither has a DC)
                 continue
@@ -514,15 +533,19 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             w_crit_dc[i, k] = criticals.critical_dc(w, cr, opts) or 0
             w_crit_save[i, k] = _SAVE_INDEX.get(eff.save or "fort", FORT)
 
+    g_mode, g_rider, g_rval = blasts.grenade_fields(cs, wmax, profile)
+    start_ticks, start_bleed_last = bodies.start_tick_fields(cs, profile)
     abilities = specials.build(enc, cs, [len(c.creature.stat.weapons) for c in cs], profile, tactical)
     keys = sorted(profiles, key=profiles.__getitem__)
     mit = np.zeros((n, len(keys), top_amount), dtype=np.int32)
     neg = np.zeros((n, len(keys), top_amount), dtype=np.bool_)
+    # whether a profile's damage is nonlethal (a nonlethal weapon, or a part labelled so: ``damage.roll_damage``)
+    prof_nl = np.array([_flat_roll(1, key[1], key[6]).nonlethal for key in keys] or [False], dtype=np.bool_)
     for j, t in enumerate(cs):
         for p, key in enumerate(keys):
-            _, types, magic, materials, alignment, incorporeal = key
+            _, types, magic, materials, alignment, incorporeal, nonlethal = key
             for a in range(top_amount):
-                out = damage.mitigate(_flat_roll(a, types), t.creature, magic=magic, materials=materials,
+                out = damage.mitigate(_flat_roll(a, types, nonlethal), t.creature, magic=magic, materials=materials,
                                       alignment=alignment, from_incorporeal=incorporeal, options=opts)  # fmt: skip
                 mit[j, p, a], neg[j, p, a] = out.amount, out.negated
     half = np.array([damage.halve(_flat_roll(a, frozenset())).total for a in range(top_amount)], dtype=np.int32)
@@ -533,6 +556,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         cover_ac[int(kind)] = sum(t.value for t in ac_terms)
         cover_ref[int(kind)] = sum(t.value for t in ref_terms)
 
+    pr_atk, pr_ac, prone0, immune_prone = bodies.prone_fields(cs, wmax, opts)
+    bodies.upright_numbers(pr_atk, pr_ac, prone0, {"atk": atk, "ac": ac, "atk_down": atk_down, "ac_down": ac_down})
     gopts = GRID_DEFAULTS  # the engine plays with the grid's default options
     tables = geo.map_tables(grid, gopts, Size.MEDIUM)
     nsq = grid.width * grid.height
@@ -562,6 +587,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         for k in range(wmax):
             if w_grenade[i, k]:
                 w_bidx[i, k] = radii.index(int(w_radius[i, k]))
+    bodies_and_blasts: tuple[Any, ...] = (pr_atk, pr_ac, prone0, immune_prone, g_mode, g_rider, g_rval, prof_nl,
+                                           linger, start_ticks, start_bleed_last, w_neg, w_min_prof)  # fmt: skip
     model = Model._make((
         grid.width, grid.height, n,
         side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves, saves_down,
@@ -575,6 +602,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         geo.register_map(grid, gopts), tables.step_to, tables.step_k, tables.step_diag,
         gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
         atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical, g_atk, w_range, saves, w_gdc),
+        *bodies_and_blasts,
         abilities,
     ))  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)

@@ -8,7 +8,9 @@ do not know which one played). :func:`kernel_log` plays one fight with its log, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +93,13 @@ def code_cached() -> bool | None:
         return None
 
 
+def prepare(enc: Encounter, policies: dict[str, str] | None = None) -> None:
+    """Make the kernel ready to play ``enc`` in this process without playing a fight: the encounter compiled
+    (:func:`compiled`) and numba's code for the batch loaded from its disk cache (compiled first, if it is not
+    there). Worker processes forked afterwards inherit both (``sim.runner``)."""
+    kernel_batch(enc, [], [], 1, policies)
+
+
 def kernel_seed(seed: int) -> int:
     """The 32-bit seed numba's generator takes, folded from a 63-bit fight seed."""
     return (seed ^ (seed >> 32)) & 0xFFFF_FFFF
@@ -112,6 +121,8 @@ def kernel_batch(
     comb_out = np.zeros((k, m.n, kf.COLUMNS), dtype=np.int64)
     folded = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
     kl.play_batch(ready.model, ready.state, folded, max_rounds, fight_out, comb_out)
+    if k == 0:
+        return []
     fights, rows = fight_out.tolist(), comb_out.tolist()
     return [
         _result(ready.compiled, ready.who, fights[i], rows[i], index=indexes[i], seed=seeds[i], max_rounds=max_rounds)
@@ -223,3 +234,41 @@ def kernel_fight(
                      max_rounds=max_rounds)  # fmt: skip
     rows = tuple(tuple(int(v) for v in row) for row in arrays["log"][:n])
     return KernelFight(result, rows)
+
+
+def build(echo: Callable[[str], None] = print, *, every: float = 10.0) -> float:
+    """Compile the kernel's code now (both entry points: the batches ``simulate`` plays and the one fight with
+    its log), saying what it does and, every ``every`` seconds, how long it has been at it; the seconds taken.
+    Nothing to do (a fraction of a second) when numba's disk cache already holds it. ``make setup`` runs this
+    (``python -m sftactics.sim.kernel.run``) so that the first simulation does not wait for it."""
+    from sftactics.sim.benchmark import benchmark_encounter
+
+    t0 = time.perf_counter()
+    fresh = code_cached() is not True
+    if fresh:
+        echo("compiling the fight kernel (numba; once after an install or an upgrade, a minute or a few) ...")
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(every):
+            echo(f"  still compiling ({time.perf_counter() - t0:.0f} s)")
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    if fresh:
+        ticker.start()
+    try:
+        enc = benchmark_encounter()
+        policies = {side: "tactical" for side in enc.sides()}
+        prepare(enc, policies)  # the batch entry point
+        kernel_fight(enc, 1, max_rounds=1, log_rows=1_000, policies=policies)  # the one with the log
+    finally:
+        done.set()
+    took = time.perf_counter() - t0
+    echo(f"fight kernel {'compiled and cached' if fresh else 'already compiled'} ({took:.0f} s)")
+    return took
+
+
+if __name__ == "__main__":  # python -m sftactics.sim.kernel.run: what `make setup` runs
+    from sftactics.sim.kernel.run import build as _build
+
+    _build(lambda line: print(line, flush=True))

@@ -29,6 +29,7 @@ from sftactics.sf1e import stats
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.usable import UsableAbility
 from sftactics.sim import odds
+from sftactics.sim.kernel.bodies import _set_prone
 
 #: ``Specials.target``
 T_FOE, T_ALLY, T_AREA = 0, 1, 2
@@ -57,7 +58,7 @@ class Specials(NamedTuple):
     spent0: NDArray[np.int64]  # [N, P] uses spent when the fight starts
     has_atk: NDArray[np.bool_]
     atk: NDArray[np.int32]
-    ac: NDArray[np.int32]  # [N, J, N] the AC the attack roll targets (``stats.armor_class``)
+    ac: NDArray[np.int32]  # [N, J, N, 2] the AC the attack roll targets (``stats.armor_class``), upright or prone
     save: NDArray[np.int32]  # -1 none, else fort/ref/will
     dc: NDArray[np.int32]
     on_save: NDArray[np.int32]
@@ -71,7 +72,7 @@ class Specials(NamedTuple):
     heal_rank: NDArray[np.int32]  # order of the heals by (mean, name): the policies take the highest
     sw: NDArray[np.int32]  # the source index the results name it by (after the weapons)
     # the tactical policy's numbers (``choices.effect_value``)
-    p_hit: NDArray[np.float64]  # [N, J, N, 2] chance the attack roll hits (the target charging: second)
+    p_hit: NDArray[np.float64]  # [N, J, N, 2, 2] chance the attack roll hits (the target charging; prone)
     p_save: NDArray[np.float64]  # [N, J, N] chance the target saves
     t_off: NDArray[np.int64]  # [N, J, N] full and halved damage after the reduction: offset, length, denominator
     t_len: NDArray[np.int32]
@@ -160,9 +161,9 @@ def build(enc: Encounter, cs: list[Combatant], wcount: list[int], profile: Calla
     uses, pool, save, prof, hn = (i32((n, jmax), -1) for _ in range(5))
     pool[:] = 0
     spent0 = np.zeros((n, pmax), dtype=np.int64)
-    ac = i32((n, jmax, n))
+    ac = i32((n, jmax, n, 2))
     tshape = (n, jmax, n) if tactical else (1, 1, 1)
-    p_hit = np.ones((*tshape, 2), dtype=np.float64)
+    p_hit = np.ones((*tshape, 2, 2), dtype=np.float64)
     p_save = np.zeros(tshape, dtype=np.float64)
     t_off = np.full(tshape, -1, dtype=np.int64)
     t_len = i32(tshape)
@@ -201,8 +202,10 @@ def build(enc: Encounter, cs: list[Combatant], wcount: list[int], profile: Calla
                 has_atk[i, j] = True
                 atk[i, j] = ab.attack.bonus
                 for k, t in enumerate(cs):
-                    ac[i, j, k] = stats.armor_class(t.creature, ab.attack.vs,
-                                                    vs="ranged" if ab.attack.ranged else "melee").total  # fmt: skip
+                    for prone in (0, 1):  # a creature knocked down is prone (CON-29: kernel.bodies)
+                        cr = _set_prone(t.creature, bool(prone))
+                        vs = "ranged" if ab.attack.ranged else "melee"
+                        ac[i, j, k, prone] = stats.armor_class(cr, ab.attack.vs, vs=vs).total
             if ab.save is not None:
                 save[i, j] = _SAVES[ab.save.type]
                 dc[i, j] = ab.save.dc
@@ -212,7 +215,7 @@ def build(enc: Encounter, cs: list[Combatant], wcount: list[int], profile: Calla
                 assert d is not None
                 nd[i, j], sd[i, j], flat[i, j] = d[0], d[1] if d[0] else 1, d[2]
                 # ``effects`` mitigates an ability's damage with ``mitigate``'s defaults (not magic, no materials)
-                pkey: tuple[Any, ...] = ("ability", d[3], False, frozenset(), frozenset(), False)
+                pkey: tuple[Any, ...] = ("ability", d[3], False, frozenset(), frozenset(), False, False)
                 prof[i, j] = profile(pkey, d[0] * max(d[1], 1) + d[2])
             if not tactical or ab.damage is None:
                 continue
@@ -223,8 +226,10 @@ def build(enc: Encounter, cs: list[Combatant], wcount: list[int], profile: Calla
                     continue
                 cr = t.creature
                 if ab.attack is not None:
-                    p_hit[i, j, k, 0] = odds.chance(ab.attack.bonus, int(ac[i, j, k]))
-                    p_hit[i, j, k, 1] = odds.chance(ab.attack.bonus, int(ac[i, j, k]) - _charge_penalty())
+                    for prone in (0, 1):
+                        target_ac = int(ac[i, j, k, prone])
+                        p_hit[i, j, k, 0, prone] = odds.chance(ab.attack.bonus, target_ac)
+                        p_hit[i, j, k, 1, prone] = odds.chance(ab.attack.bonus, target_ac - _charge_penalty())
                 if ab.save is not None:
                     bonus = stats.save_bonus(cr, ab.save.type, options=opts).total
                     p_save[i, j, k] = odds.chance(bonus, ab.save.dc)

@@ -133,7 +133,8 @@ def tactical_fields(
                     red = odds.reduction(d, w)
                     if w.is_grenade:
                         if w.area is not None and w.area.save:  # as TacticalPolicy.grenade_from values it
-                            g_half[i, k, j] = odds.chance(int(saves[j, 1]), int(w_gdc[i, k]))
+                            which = ("fort", "ref", "will").index(w.area.save)  # the grenade's own save
+                            g_half[i, k, j] = odds.chance(int(saves[j, which]), int(w_gdc[i, k]))
                         gkey = (w.damage_expr, red)
                         if gkey not in gseen:
                             gseen[gkey] = _grenade_rows(w.damage_expr, red, gv, gf, gh)

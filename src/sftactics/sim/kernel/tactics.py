@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 
 from sftactics.grid.cover import CoverKind
+from sftactics.sim.kernel.blasts import ON_NEGATES, R_KIND, RIDER_BURNING, RIDER_NONE
+from sftactics.sim.kernel.bodies import LINGER, base_numbers
 from sftactics.sim.kernel.fight import (
     CHARGE_PENALTY,
     CONCEDED,
@@ -274,13 +276,19 @@ def _tab(m: Any, st: Any, a: int, k: int, t: int, bonus: int, ac: int, attacks: 
 def _plain_mean(m: Any, st: Any, a: int, t: int, k: int, attacks: int) -> float:
     """Expected damage of ``k`` from ``a`` on ``t`` with no help from positions (``_Turn.plain_mean``)."""
     pen = -4 if attacks > 1 else 0
-    return _tab(m, st, a, k, t, m.atk[a, k, t] + pen, _ac(m, st, a, k, t), attacks)[2]
+    return _tab(m, st, a, k, t, _atk(m, st, a, k, t) + pen, _ac(m, st, a, k, t), attacks)[2]
 
 
 @_jit
 def _ac(m: Any, st: Any, a: int, k: int, t: int) -> int:
     """The AC ``k`` targets on ``t``, with a charger's penalty (the policy reads the creature as it is)."""
-    return int(m.ac[a, k, t]) - (CHARGE_PENALTY if st.charging[t] else 0)
+    return base_numbers(m, st, a, k, t, False)[1] - (CHARGE_PENALTY if st.charging[t] else 0)
+
+
+@_jit
+def _atk(m: Any, st: Any, a: int, k: int, t: int) -> int:
+    """The attack bonus of ``k`` from ``a`` on ``t`` before the positions' terms (prone ones included)."""
+    return base_numbers(m, st, a, k, t, False)[0]
 
 
 @_jit
@@ -525,7 +533,7 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
                 if not ok:
                     break
             else:
-                bonus = m.atk[e, k, me] + m.w_range[e, k, d5]
+                bonus = _atk(m, st, e, k, me) + m.w_range[e, k, d5]
                 ac = _ac(m, st, e, k, me) + (m.cover_ac[COVER] if _covered_from(m, sq, efp) else 0)
             mean = _tab(m, st, e, k, me, bonus, ac, 1)[2]
             if mean > best:
@@ -604,10 +612,10 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
                     if distance_ft(q, pt, w) <= 5 and flank_line(sq, q, pt, w):
                         flank = True
                         break
-                bonus = m.atk[me, k, t] + (m.flank_bonus if flank else 0)
+                bonus = _atk(m, st, me, k, t) + (m.flank_bonus if flank else 0)
                 ac = _ac(m, st, me, k, t)
             else:
-                bonus = m.atk[me, k, t] + m.w_range[me, k, distance_ft(sq, pt, w) // 5]
+                bonus = _atk(m, st, me, k, t) + m.w_range[me, k, distance_ft(sq, pt, w) // 5]
                 ac = _ac(m, st, me, k, t) + (m.cover_ac[COVER] if _covered_from(m, pt, sq) else 0)
             n = _values(m, st, me, t, k, bonus, ac, full, 0)
             if n == 0:
@@ -689,6 +697,22 @@ def _grenade_value(m: Any, st: Any, me: int, k: int, e: int, p_land: float, p_ha
 
 
 @_jit
+def _rider_value(m: Any, st: Any, me: int, k: int, e: int, p: float) -> float:
+    """``choices.rider_value``: the riders of grenade ``k`` on foe ``e``, who gets them with chance ``p``."""
+    value = 0.0
+    for r in range(m.g_rider.shape[2]):
+        kind = m.g_rider[me, k, r, R_KIND]
+        if kind == RIDER_NONE:
+            break
+        if kind == RIDER_BURNING:
+            pool = _pool(st, e)
+            value += p * _threat(m, st, me, e) * min(1.0, m.g_rval[me, k, r, 1] / pool)
+        else:
+            value += p * m.g_rval[me, k, r, 0] * m.g_rval[me, k, r, 1] * _threat(m, st, me, e)
+    return value
+
+
+@_jit
 def _grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, int]:
     """``_Turn.grenade_from``: (found, value, weapon, point) of the best throw from ``sq``."""
     w = m.width
@@ -736,7 +760,12 @@ def _grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, 
                 e = st.t_foes[i]
                 if not _burst_has(m, r, p, st.pos[e]):
                     continue
-                value += _grenade_value(m, st, me, k, e, p_land, m.g_half[me, k, e])
+                p_half = m.g_half[me, k, e]
+                if m.g_mode[me, k, 1] == ON_NEGATES:  # a success keeps it all off (SV-09)
+                    v = _grenade_value(m, st, me, k, e, p_land * (1 - p_half), 0.0)
+                else:
+                    v = _grenade_value(m, st, me, k, e, p_land, p_half)
+                value += v + _rider_value(m, st, me, k, e, p_land * (1 - p_half))
             if not found or value > best_v:
                 found = True
                 best_v, best_k, best_p = value, k, p
@@ -1158,6 +1187,7 @@ def _aid(m: Any, st: Any, me: int, a: int) -> None:
     if ok:
         st.dying[a] = False
         st.stable[a] = True
+        st.body[a, LINGER] = 0  # stabilized: no longer lingering (INJ-07)
         _track(st, a, -1, -1)
 
 

@@ -1,8 +1,8 @@
 """Foundry VTT Starfinder (``sfrpg``) vehicle actors into :class:`VehicleStat` (VEH-02, X-14).
 
 :func:`vehicle_from_foundry` converts already-parsed JSON (a dict) and reports every interpretation as a
-:class:`VehicleNote`; :func:`load_foundry_vehicle` reads one file (a thin convenience for tests and scripts; the
-file reading belongs in ``sftactics.io`` once vehicles join scenarios).
+:class:`VehicleNote`; :func:`load_foundry_vehicle` reads one file; ``sftactics import foundry`` writes vehicle actors as
+vehicle stat-block YAML (:func:`vehicle_yaml`) and scenarios read them (``sftactics.io.vehicles``).
 
 Field mapping (``system`` is the actor's ``system`` object)::
 
@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -428,4 +428,23 @@ def load_foundry_vehicle(path: str | Path, *, overrides: Mapping[str, Any] | Non
     return vehicle_from_foundry(data, source=str(p), overrides=overrides)
 
 
-__all__ = ["VehicleImport", "VehicleNote", "load_foundry_vehicle", "vehicle_from_foundry"]
+def vehicle_yaml(stat: VehicleStat, source: str = "", notes: Sequence[str] = ()) -> str:
+    """The YAML written for an imported vehicle: a header saying where it came from and what the importer did,
+    then the stat block (which loads back with ``sftactics.io.vehicles.load_vehicle``)."""
+    from sftactics.io.foundry import dump_yaml
+
+    data = stat.model_dump(mode="json", exclude_defaults=True)
+    data = {"name": data.pop("name"), **data}
+    lines = []
+    if source:
+        lines.append(f"# {stat.name}: imported from Foundry VTT (sfrpg) {Path(source.split('[')[0]).name} "
+                     "by `sftactics import foundry`.")  # fmt: skip
+        lines.append("# Game content: Open Game Content (OGL 1.0a), from the Foundry VTT Starfinder system's "
+                     "compendium.")  # fmt: skip
+    if notes:
+        lines.append("# Importer notes (check the printed stat block, e.g. its attack penalties):")
+        lines += [f"#   {n}" for n in notes]
+    return "\n".join(lines) + ("\n" if lines else "") + dump_yaml(data)
+
+
+__all__ = ["VehicleImport", "VehicleNote", "load_foundry_vehicle", "vehicle_from_foundry", "vehicle_yaml"]
