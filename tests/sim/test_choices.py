@@ -122,9 +122,9 @@ def test_empty_hands_draw_a_weapon(tmp_path: Path, policy: str) -> None:
     assert isinstance(cmds[0], Draw) and cmds[0].weapon == "tactical doshko"
 
 
-def test_the_kernel_leaves_special_abilities_to_the_engine() -> None:
+def test_the_kernel_plays_the_mystics_abilities() -> None:
     enc = load_scenario(ROOT / "scenarios" / "grenade-alley.yaml")
-    assert any(w.startswith("Sorin: usable special abilities or spells") for w in unsupported(enc))
+    assert unsupported(enc) == []  # mystic cure, mind thrust and force blast: sim.kernel.abilities
     assert unsupported(without_specials(enc)) == []
 
 

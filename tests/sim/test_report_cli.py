@@ -112,8 +112,8 @@ def test_a_cold_kernel_cache_is_announced(skirmish: Path, monkeypatch: pytest.Mo
     assert "compiling the fight kernel" not in runner.invoke(app, [*args, "--engine", "full"]).output
 
 
-def test_no_abilities_leaves_the_spells_out_so_the_kernel_can_play(tmp_path: Path) -> None:
-    """A mystic's spells are the engine's: ``--engine compiled`` refuses them, ``--no-abilities`` removes them."""
+def test_the_kernel_plays_the_spells_and_no_abilities_leaves_them_out(tmp_path: Path) -> None:
+    """A mystic's spells are the kernel's too: ``--engine compiled`` plays them, ``--no-abilities`` removes them."""
     from .conftest import write
 
     path = write(tmp_path, "mystic", [
@@ -123,8 +123,9 @@ def test_no_abilities_leaves_the_spells_out_so_the_kernel_can_play(tmp_path: Pat
     runner = CliRunner()
     args = ["simulate", str(path), "-n", "2", "--workers", "1", "--policy", "simple", "--no-progress",
             "--engine", "compiled"]  # fmt: skip
-    refused = runner.invoke(app, args)
-    assert refused.exit_code != 0 and "usable special abilities or spells" in str(refused.exception)
+    with_spells = runner.invoke(app, args)
+    assert with_spells.exit_code == 0, with_spells.output
+    assert "played by the compiled kernel" in with_spells.output
     played = runner.invoke(app, [*args, "--no-abilities"])
     assert played.exit_code == 0, played.output
     assert "played by the compiled kernel" in played.output
@@ -137,7 +138,6 @@ def test_a_sweep_without_abilities_is_the_kernels(tmp_path: Path) -> None:
         "{id: Sorin, side: party, statblock: pregen-mystic-2, at: [2, 2]}",
         "{id: Ksarik, side: aliens, statblock: ksarik, at: [11, 3]}",
     ])  # fmt: skip
-    with pytest.raises(SftError, match="usable special abilities or spells"):
-        sweep(path, ["party_level=2"], 1, workers=1, engine="compiled")
+    assert len(sweep(path, ["party_level=2"], 1, workers=1, engine="compiled")) == 1  # spells: the kernel's too
     rows = sweep(path, ["party_level=2"], 1, workers=1, engine="compiled", abilities=False)
     assert len(rows) == 1

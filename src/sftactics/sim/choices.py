@@ -20,8 +20,9 @@ The policies in :mod:`sftactics.sim.policies` call in here at a few points of a 
 
 Uses are the engine's: the command carries the stat block's ``uses`` and ``pool``, the combatant's
 ``uses_spent`` counts them and the engine refuses one too many (SPA-02), so a policy needs no memory of them.
-The compiled kernel plays none of this: it refuses creatures with ``specials`` (``sim.kernel.model.unsupported``)
-and grenades with riders or saves other than Reflex half.
+The compiled kernel makes the same choices by the same numbers (``sim.kernel.abilities``), except for abilities
+that give conditions, take other than a standard action or fill an emanation, and grenades with riders or saves
+other than Reflex half (``sim.kernel.model.unsupported``: the engine plays those fights).
 """
 
 from __future__ import annotations
@@ -402,8 +403,8 @@ def _line(state: Encounter, me: Combatant, other: Combatant) -> bool:
 
 
 def without_specials(enc: Encounter) -> Encounter:
-    """``enc`` with no special abilities or spells on any stat block: what the compiled kernel can play
-    (``simulate --no-abilities``; the kernel's same-fight tests)."""
+    """``enc`` with no special abilities or spells on any stat block (``simulate --no-abilities``; the kernel's
+    older same-fight tests)."""
     out = {}
     for cid, c in enc.combatants.items():
         if c.creature.stat.specials:

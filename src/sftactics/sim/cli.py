@@ -77,8 +77,8 @@ AbilitiesOpt = Annotated[
     bool,
     typer.Option(
         "--abilities/--no-abilities",
-        help="let the policies use the stat blocks' special abilities and spells (specials); without them the "
-        "compiled kernel can play the fights",
+        help="let the policies use the stat blocks' special abilities and spells (specials); without them they "
+        "fight with weapons, grenades and first aid only",
     ),
 ]
 

@@ -98,12 +98,7 @@ class SimJob:
 
         out = [f"side {side}: the {name} policy (the kernel plays the simple and tactical policies)"
                for side, name in self.policy_map().items() if name not in ("simple", "tactical")]  # fmt: skip
-        morale = self.morale_map()
-        for side, name in self.policy_map().items():
-            m = morale[side]
-            if (name == "tactical" and m != DEFAULT_MORALE) or (name == "simple" and m == "cautious"):
-                out.append(f"side {side}: morale {m} (the kernel plays the policies by the book)")
-        return out + unsupported(self.encounter)
+        return out + unsupported(self.encounter)  # every morale is the kernel's too (kernel.abilities)
 
     def compiled(self) -> bool:
         """Whether the compiled kernel plays this job (``engine``: auto, compiled or full). With ``compiled``
@@ -137,7 +132,7 @@ def run_batch(job: SimJob, start: int, stop: int) -> list[FightResult]:
         indexes = list(range(start, stop))
         seeds = [fight_seed(job.seed, i) for i in indexes]
         try:
-            return kernel_batch(job.encounter, seeds, indexes, job.max_rounds, job.policy_map())
+            return kernel_batch(job.encounter, seeds, indexes, job.max_rounds, job.policy_map(), job.morale_map())
         except Exception:  # kept and reported fight by fight, as the engine's failures are
             error = traceback.format_exc()
             return [failed_fight(i, seed, error) for i, seed in zip(indexes, seeds, strict=True)]

@@ -13,7 +13,8 @@ again is the bookkeeping of one fight, in the engine's order:
 * the start of a turn: durations that end (count-anchored, CF-14), bleeding and burning in the order the
   creature gained them (CON-02, CON-05); creatures with no
   decision to make pass (dying without the Resolve to stabilize, stable without Resolve to stay in the fight);
-* the simple policy: spend Resolve to stabilize or stay in the fight (INJ-11, INJ-12); throw a grenade at a
+* the simple policy: spend Resolve to stabilize or stay in the fight (INJ-11, INJ-12); its cautious retreat,
+  heals and area abilities (:mod:`~sftactics.sim.kernel.abilities`, before its weapons); throw a grenade at a
   point whose burst catches two or more foes and no friend (ATK-12, ATK-13: AC 5, scatter on a miss; the
   grenade's save, with cover for Reflex, EFF-*; half, partial or negates, SV-09; burning, staggered and
   deafened riders on those who fail, :mod:`~sftactics.sim.kernel.blasts`); attack the nearest foe with the
@@ -1016,7 +1017,7 @@ def _first_attack_weapon(m: Any, c: int) -> int:
 
 @_jit
 def _simple_turn(m: Any, st: Any, c: int) -> None:
-    if _resolve_start(m, st, c, False):
+    if _resolve_start(m, st, c, False) and not abilities.simple_first(m, st, c):  # morale, heals, areas
         _simple_actions(m, st, c)
 
 
@@ -1443,6 +1444,11 @@ STATE_FIELDS = (
     "p_v",
     "p_n",
     "p_c",
+    "morale",
+    "ab_spent",
+    "ab_v",
+    "ab_p",
+    "area_cache",
     "body",
     "log",
     "nlog",
@@ -1479,12 +1485,20 @@ def new_state(
     log_rows: int = 0,
     script: list[int] | None = None,
     grenade_values: int = 1,
+    pools: int = 1,
+    area_cache: Any = None,
 ) -> tuple[State, dict[str, Any]]:
     """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
     the kernel takes and its fields by name (the same arrays, for reading results from Python). ``log_rows``:
     room for the log (none by default: the log is optional and costs nothing when absent). ``script``: dice
     values to use, in order, before the generator's (for tests: the same dice as a scripted engine fight).
-    ``grenade_values``: room for the longest grenade distribution of the tactical policy's tables."""
+    ``grenade_values``: room for the longest grenade (or ability) distribution of the tactical policy's tables.
+    ``pools``: columns of the uses spent per combatant (``Model.ab.spent0``); ``area_cache``: the map's
+    (``abilities.area_cache``; a fresh one if None)."""
+    if area_cache is None:
+        from numba.typed import Dict as _Dict
+
+        area_cache = _Dict.empty(key_type=nb_types.int64, value_type=nb_types.int32[:])
 
     def i64(k: int) -> NDArray[np.int64]:
         return np.zeros(k, dtype=np.int64)
@@ -1528,6 +1542,7 @@ def new_state(
         i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
         *tactical,
+        i64(n), np.zeros((n, pools), dtype=np.int64), i64(grenade_values + 1), f64(grenade_values + 1), area_cache,
         np.zeros((n, BODY_COLUMNS), dtype=np.int64),
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
         np.array(script or [0], dtype=np.int64),
@@ -1576,6 +1591,8 @@ def _reset(m: Any, st: Any) -> None:
         st.react_used[c] = False
         for k in range(m.w_ok.shape[1]):
             st.ammo[c, k] = m.w_cap[c, k]
+        for p in range(st.ab_spent.shape[1]):
+            st.ab_spent[c, p] = m.ab.spent0[c, p]
         st.bleed_n[c] = 0
         st.bleed_s[c] = 0
         st.bleed_flat[c] = 0
@@ -1594,3 +1611,8 @@ def _reset(m: Any, st: Any) -> None:
         st.res[c, DROP_A] = -1
         st.res[c, DROP_W] = -1
     reset_bodies(m, st)  # prone, lingering, and the bleeding and burning a creature starts with
+
+
+# abilities, spells and morale build on this module; the simple turn reaches them through the module (numba
+# resolves it when it compiles, after both are loaded)
+from sftactics.sim.kernel import abilities  # noqa: E402

@@ -48,7 +48,7 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
     _reset(m, st)
     _initiative(m, st)
     rnd = 1
-    asking = -1  # the side of the last tactical turn: run_fight asks whether it concedes before the next decision
+    asking = -1  # the side of the last turn: run_fight asks whether it concedes before the next decision
     while True:
         st.sc[ROUND] = rnd
         # past the round limit the engine still starts the round and its turns up to the first creature with a
@@ -87,8 +87,7 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
             _end_turn(m, st, c)
             if st.sc[ENDED]:
                 break
-            if st.pol[c] == POLICY_TACTICAL:
-                asking = m.side[c]
+            asking = m.side[c]  # (only a side whose able members all retreat concedes: sim.morale)
         if st.sc[ENDED]:
             break
         if limit:

@@ -42,7 +42,7 @@ from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import blasts, bodies, geo
+from sftactics.sim.kernel import blasts, bodies, geo, specials
 from sftactics.sim.kernel import tables as tables_mod
 
 I32 = NDArray[np.int32]
@@ -190,6 +190,8 @@ class Model(NamedTuple):
     start_bleed_last: B  # [N]: its bleed ticks after its burns
     w_neg: I32  # [N, W] the negative terms of the damage (DMG-05: a roll they bring below 1 deals 1 nonlethal)
     w_min_prof: I32  # [N, W] the profile of that 1 nonlethal damage
+    # special abilities and spells (:mod:`sftactics.sim.kernel.specials`)
+    ab: specials.Specials
 
 
 @dataclass(frozen=True)
@@ -282,11 +284,7 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append(f"starts with conditions ({', '.join(sorted(starting))})")
     if cr.state.hp <= 0:
         out.append("starts at 0 HP")
-    if st.specials:
-        out.append(
-            "usable special abilities or spells (the policies choose them: sim.choices; "
-            "simulate --no-abilities leaves them out)"
-        )
+    out += specials.unsupported(c)  # abilities and spells the policies use: the kernel plays most (specials)
     for w in st.weapons:
         if thrown_weapons.tracked(w) and not w.is_melee:
             out.append(f"weapon {w.name}: a thrown weapon that lies where it lands (the engine tracks it)")
@@ -539,6 +537,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
 
     g_mode, g_rider, g_rval = blasts.grenade_fields(cs, wmax, profile)
     start_ticks, start_bleed_last = bodies.start_tick_fields(cs, profile)
+    abilities = specials.build(enc, cs, [len(c.creature.stat.weapons) for c in cs], profile, tactical)
     keys = sorted(profiles, key=profiles.__getitem__)
     mit = np.zeros((n, len(keys), top_amount), dtype=np.int32)
     neg = np.zeros((n, len(keys), top_amount), dtype=np.bool_)
@@ -592,7 +591,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 w_bidx[i, k] = radii.index(int(w_radius[i, k]))
     bodies_and_blasts: tuple[Any, ...] = (pr_atk, pr_ac, prone0, immune_prone, g_mode, g_rider, g_rval, prof_nl,
                                            linger, start_ticks, start_bleed_last, w_neg, w_min_prof)  # fmt: skip
-    model = Model(
+    model = Model._make((
         grid.width, grid.height, n,
         side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves, saves_down,
         takes_aoo, zone, body_reach, armed, immune_crit, immune_cond, rank,
@@ -606,7 +605,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
         atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical, g_atk, w_range, saves, w_gdc),
         *bodies_and_blasts,
-    )  # fmt: skip
-    weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
+        abilities,
+    ))  # fmt: skip
+    weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

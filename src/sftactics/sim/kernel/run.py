@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +18,11 @@ import numpy as np
 
 from sftactics.encounter.state import Encounter
 from sftactics.sim.fight import death_cause
+from sftactics.sim.kernel import abilities, geo
 from sftactics.sim.kernel import fight as kf
-from sftactics.sim.kernel import geo
 from sftactics.sim.kernel import loop as kl
 from sftactics.sim.kernel.model import Compiled, compile_encounter
+from sftactics.sim.morale import DEFAULT_MORALE, check
 from sftactics.sim.stats import CombatantOutcome, FightResult
 
 #: Causes of death by the kernel's code, as the engine's dead condition names them.
@@ -44,10 +45,16 @@ _CACHE: dict[tuple[int, bool], _Ready] = {}
 KERNEL_POLICIES = {"simple": kf.POLICY_SIMPLE, "tactical": kf.POLICY_TACTICAL}
 
 
-def compiled(enc: Encounter, policies: dict[str, str] | None = None) -> _Ready:
+def _buffers(m: Any) -> dict[str, Any]:
+    """``new_state``'s sizes for the abilities and the tactical tables of model ``m``."""
+    return {"grenade_values": int(max(m.g_len.max(), m.ab.t_len.max())), "pools": int(m.ab.spent0.shape[1]),
+            "area_cache": abilities.area_cache(m.map_id)}  # fmt: skip
+
+
+def compiled(enc: Encounter, policies: dict[str, str] | None = None, morale: Mapping[str, str] | None = None) -> _Ready:
     """The encounter compiled for the kernel, with its fight buffers (once per encounter and process), each
     combatant playing its side's policy (``policies``: side -> ``simple`` or ``tactical``; all simple if
-    None)."""
+    None) with its side's morale (``morale``: side or ``*`` -> a ``sim.morale`` name; by the book if None)."""
     policies = policies or {}
     tactical = "tactical" in policies.values()
     key = (id(enc), tactical)
@@ -56,22 +63,24 @@ def compiled(enc: Encounter, policies: dict[str, str] | None = None) -> _Ready:
         comp = compile_encounter(enc, tactical=tactical)
         m = comp.model
         state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
-                                     grenade_values=int(m.g_len.max()))  # fmt: skip
+                                     **_buffers(m))  # fmt: skip
         if len(_CACHE) > 16:
             _CACHE.clear()
         who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
         found = _CACHE[key] = _Ready(enc, comp, state, kf.model_struct(m), who, arrays)
-    _set_policies(found, policies)
+    _set_policies(found, policies, morale or {})
     return found
 
 
-def _set_policies(ready: _Ready, policies: dict[str, str]) -> None:
+def _set_policies(ready: _Ready, policies: dict[str, str], morale: Mapping[str, str]) -> None:
     pol = ready.arrays["pol"]
+    codes = ready.arrays["morale"]
     for c, (_, side, _) in enumerate(ready.who):
         name = policies.get(side, policies.get("*", "simple"))
         if name not in KERNEL_POLICIES:
             raise ValueError(f"the compiled kernel plays the simple and tactical policies, not {name!r}")
         pol[c] = KERNEL_POLICIES[name]
+        codes[c] = abilities.MORALE_CODES[check(morale.get(side, morale.get("*", DEFAULT_MORALE)))]
 
 
 def code_cached() -> bool | None:
@@ -97,10 +106,15 @@ def kernel_seed(seed: int) -> int:
 
 
 def kernel_batch(
-    enc: Encounter, seeds: list[int], indexes: list[int], max_rounds: int, policies: dict[str, str] | None = None
+    enc: Encounter,
+    seeds: list[int],
+    indexes: list[int],
+    max_rounds: int,
+    policies: dict[str, str] | None = None,
+    morale: Mapping[str, str] | None = None,
 ) -> list[FightResult]:
     """Play one fight per seed with the compiled kernel; results as the engine's fights give them."""
-    ready = compiled(enc, policies)
+    ready = compiled(enc, policies, morale)
     m = ready.compiled.model
     k = len(seeds)
     fight_out = np.zeros((k, 4), dtype=np.int64)
@@ -172,6 +186,7 @@ LOG_KINDS = {
     kf.LOG_END: "end",
     kf.LOG_DIE: "die",
     kf.LOG_PLAN: "plan",
+    abilities.LOG_ABILITY: "ability",
 }
 
 
@@ -200,13 +215,15 @@ def kernel_fight(
     max_rounds: int = 50,
     log_rows: int = 100_000,
     policies: dict[str, str] | None = None,
+    morale: Mapping[str, str] | None = None,
 ) -> KernelFight:
     """Play one fight with the kernel and keep its log (and, with ``script``, the dice given, in order)."""
-    ready = compiled(enc, policies)
+    ready = compiled(enc, policies, morale)
     m = ready.compiled.model
     state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
-                                 log_rows=log_rows, script=script, grenade_values=int(m.g_len.max()))  # fmt: skip
+                                 log_rows=log_rows, script=script, **_buffers(m))  # fmt: skip
     arrays["pol"][:] = ready.arrays["pol"]
+    arrays["morale"][:] = ready.arrays["morale"]
     kl.play(ready.model, state, kernel_seed(seed), max_rounds)
     n = int(arrays["nlog"][0])
     if n > log_rows:

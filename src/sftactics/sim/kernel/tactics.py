@@ -7,7 +7,8 @@ and the attacks of opportunity a move or a shot provokes. The options are those 
 or full attack from here (keeping the move for a safer square afterwards), a move or a guarded step and then an
 attack or a grenade (candidate squares ranked roughly, the best three examined with the kernel's geometry), a
 reload and an attack, a withdrawal, and otherwise closing in; first aid for a dying ally who cannot stabilize on
-its own; retreat when the side's position is hopeless (a side whose able members all retreat concedes).
+its own; retreat when the side's position is hopeless (a side whose able members all retreat concedes). Heals,
+the abilities' plans and the morale are :mod:`~sftactics.sim.kernel.abilities`' (hooked in here).
 
 Where the kernel differs from the Python policy (see ``docs/simulation.md``):
 
@@ -1237,6 +1238,8 @@ def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
             if found:
                 _keep(st, gv - (stay_cost + aoo_here), 1, C_GRENADE, gk, gp, C_NONE, 0, 0, L_OTHER, both, -1)
                 offensive = True
+            if abilities.plans(m, st, me, stay_cost, both):  # choices.ability_plans
+                offensive = True
     if both:
         n = _candidates(m, st, me)
         n2 = _guarded_steps(m, st, me, n) if _zoned(m, st, here) else n
@@ -1548,6 +1551,8 @@ def _command(m: Any, st: Any, me: int, cmd: int, a: int, b: int) -> bool:
         return True
     if cmd == C_CHARGE:
         return _charge(m, st, me, a, b)
+    if cmd == abilities.C_ABILITY:
+        return abilities.execute(m, st, me, a, b)
     if cmd == C_WITHDRAW:
         if not _can_full(m, st, me):
             return False
@@ -1567,12 +1572,15 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
     if st.sc[ENDED] or _out(st, me):
         return
     _begin(m, st, me)
+    if abilities.heal(m, st, me):  # choices.heal, before anything else
+        _done(m, st)
+        return
     if st.t_n[0] == 0:
         return
     if _first_aid(m, st, me):
         _done(m, st)
         return
-    if st.retreating[me] or _hopeless(m, st, me):
+    if st.retreating[me] or abilities.breaks(m, st, me):  # sim.morale
         st.retreating[me] = True
         if _retreat(m, st, me):
             _done(m, st)
@@ -1592,8 +1600,8 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
         after = st.p_n[3] == 1
         done = _execute(m, st, me)
     if not done:
-        if not st.sc[ENDED] and not _out(st, me):
-            _simple_actions(m, st, me)
+        if not st.sc[ENDED] and not _out(st, me) and not abilities.fallback(m, st, me):
+            _simple_actions(m, st, me)  # (SimplePolicy()(fight, cid): its heal or blast first)
         return
     if st.p_n[0] == 0:
         return
@@ -1654,3 +1662,8 @@ def end_by_concession(m: Any, st: Any, side: int) -> None:
             winner = s
             count += 1
     st.sc[WINNER] = winner if count == 1 else -1
+
+
+# the abilities and morale build on this module; its functions reach theirs through the module (numba resolves
+# them when it compiles, after both are loaded)
+from sftactics.sim.kernel import abilities  # noqa: E402
