@@ -115,6 +115,8 @@ def encounter(block: Any, map_text: str) -> Any:
 
 
 _WEAPON = re.compile(r"^weapon .+?: ")
+#: Reasons that end with the combatants concerned, in brackets.
+_NAMING = ("darkness and", "dim light and", "combatants without vision", "walls inside the map and")
 
 
 def reason_key(why: str) -> str:
@@ -124,6 +126,8 @@ def reason_key(why: str) -> str:
         if not head.startswith(("lighting", "walls", "narrow", "awareness", "clouds", "zero", "NPC", "no map")):
             why = rest
     why = _WEAPON.sub("weapon: ", why)
+    if why.startswith(_NAMING):
+        why = re.sub(r" \([^()]*\)$", "", why)
     return re.sub(r"\(([a-z]+) [^)]*\)$", r"(\1 ...)", why) if why.startswith("starts with") else why
 
 

@@ -72,6 +72,7 @@ from sftactics.sim.kernel.geo import (
     threatens_on_map,
 )
 from sftactics.sim.kernel.model import Model
+from sftactics.sim.kernel.sight import LOCATED, OBSERVING, UNAWARE, line_of_sight
 
 _F = TypeVar("_F")
 
@@ -157,6 +158,44 @@ def _in_zone(m: Any, z: int, a: int, b: int) -> bool:
 @_jit
 def _out(st: Any, c: int) -> bool:
     return bool(st.dead[c] or st.unconscious[c] or st.dying[c] or st.stable[c])
+
+
+# ---------------------------------------------------------------- who sees whom (:mod:`sftactics.sim.kernel.sight`)
+@_jit
+def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
+    st.aw[o, t] = OBSERVING if line_of_sight(st.cover_cache, m.map_id, st.pos[o], st.pos[t]) else UNAWARE
+
+
+@_jit
+def _sight_refresh(m: Any, st: Any, c: int) -> None:
+    """``perception.refresh`` after a command that moved or changed ``c`` (every pair with ``c < 0``): each
+    pair of opponents whose observer is in the fight is what the lines of sight give now; an observer out of
+    the fight keeps what it had. Nothing on maps without walls (everyone observes everyone)."""
+    if not m.sight:
+        return
+    for o in range(m.n):
+        if _out(st, o):
+            continue
+        for t in range(m.n):
+            if m.side[t] != m.side[o] and (c < 0 or o == c or t == c):
+                _sight_pair(m, st, o, t)
+
+
+@_jit
+def _knows(m: Any, st: Any, o: int, t: int) -> bool:
+    """``sim.perception.knows``: ``o`` knows where ``t`` is (aware of its location at least)."""
+    return not m.sight or st.aw[o, t] >= LOCATED
+
+
+@_jit
+def _side_knows(m: Any, st: Any, side: int, t: int) -> bool:
+    """A member of ``side`` (any member, down or dead ones with what they last knew) knows where ``t`` is."""
+    known = not m.sight
+    for a in range(m.n):
+        if m.side[a] == side and st.aw[a, t] >= LOCATED:
+            known = True
+            break
+    return known
 
 
 @_jit
@@ -474,6 +513,8 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
     if not ok:
         return
+    if m.sight and st.aw[t, a] < OBSERVING and not _down_now(st, t):
+        ac -= 2  # the defender does not see the attacker: flat-footed against it (MOD-20, SEN-09)
     bonus += extra
     d = _die(st, 20)
     total = d + bonus
@@ -692,12 +733,16 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
                 for i in range(nthreat):
                     if st.threat_ids[i] < 0:
                         st.threat_ids[i] = -1 - st.threat_ids[i]
+                if not st.charging[c]:
+                    _sight_refresh(m, st, c)
                 return
         for i in range(nthreat):
             if st.threat_ids[i] < 0:
                 st.threat_ids[i] = -1 - st.threat_ids[i]
     if done < squares.shape[0] - 1:
         _walk(st, c, squares, done, squares.shape[0] - 1, w)
+    if not st.charging[c]:  # a charge's command ends after its attack (tactics._charge refreshes then)
+        _sight_refresh(m, st, c)
 
 
 @_jit
@@ -738,7 +783,7 @@ def _grenade_point(m: Any, st: Any, c: int) -> tuple[int, int]:
         return -1, -1
     nf = 0
     for f in range(m.n):
-        if m.side[f] != m.side[c] and not _out(st, f):
+        if m.side[f] != m.side[c] and not _out(st, f) and _side_knows(m, st, m.side[c], f):
             st.mates[nf] = f
             nf += 1
     if nf < 2:
@@ -882,9 +927,18 @@ def _point_cover(st: Any, map_id: int, point: int, square: int) -> int:
 # ---------------------------------------------------------------- the simple policy's turn
 @_jit
 def _nearest(m: Any, st: Any, c: int) -> int:
+    """``SimplePolicy._nearest``: the nearest foe ``c`` has located itself, else the nearest its side knows of."""
+    t = _nearest_of(m, st, c, True)
+    return t if t >= 0 else _nearest_of(m, st, c, False)
+
+
+@_jit
+def _nearest_of(m: Any, st: Any, c: int, own: bool) -> int:
     best, bd, br = -1, 0, 0
     for f in range(m.n):
-        if m.side[f] == m.side[c] or _out(st, f):
+        if m.side[f] == m.side[c] or _out(st, f) or not _side_knows(m, st, m.side[c], f):
+            continue
+        if own and not _knows(m, st, c, f):
             continue
         d = distance_ft(st.pos[c], st.pos[f], m.width)
         if best < 0 or (d, m.rank[f]) < (bd, br):
@@ -952,6 +1006,7 @@ def _resolve_start(m: Any, st: Any, c: int, keep_reserve: bool) -> bool:
         st.hp_dmg_round[c] = -1
         _track(st, c, -1, -1)
         _log(st.log, st.nlog, 8, st.sc[ROUND], c, 2, 1, 0, 0, 0)
+        _sight_refresh(m, st, c)  # back in the fight: it looks around again
     return True
 
 
@@ -989,6 +1044,8 @@ def _simple_actions(m: Any, st: Any, c: int) -> None:
             break
         t = _nearest(m, st, c)
         if t < 0:
+            if moves < 2 and _seek.seek_step(m, st, c):
+                continue  # nobody located: go looking (``sim.search``)
             break
         if _can(m, st, c, 0):
             gk, gp = _grenade_point(m, st, c)
@@ -1016,7 +1073,7 @@ def _simple_actions(m: Any, st: Any, c: int) -> None:
                     st.ammo[c, weapon] = cap
                     st.sc[FRESH] = 0
                     continue
-            else:
+            elif _knows(m, st, c, t):  # the engine refuses an attack on a foe not located (SEN-04)
                 _attack_now(m, st, c, t, weapon, False)
                 break
         if moves >= 2:
@@ -1334,6 +1391,17 @@ STATE_FIELDS = (
     "p_v",
     "p_n",
     "p_c",
+    "aw",
+    "sk_seen",
+    "sk_visited",
+    "sk_dist",
+    "sk_parent",
+    "sk_heap",
+    "sk_a",
+    "sk_b",
+    "sk_prov",
+    "sk_state",
+    "sk_mode",
     "log",
     "nlog",
     "script",
@@ -1369,12 +1437,14 @@ def new_state(
     log_rows: int = 0,
     script: list[int] | None = None,
     grenade_values: int = 1,
+    sight: bool = False,
 ) -> tuple[State, dict[str, Any]]:
     """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
     the kernel takes and its fields by name (the same arrays, for reading results from Python). ``log_rows``:
     room for the log (none by default: the log is optional and costs nothing when absent). ``script``: dice
     values to use, in order, before the generator's (for tests: the same dice as a scripted engine fight).
-    ``grenade_values``: room for the longest grenade distribution of the tactical policy's tables."""
+    ``grenade_values``: room for the longest grenade distribution of the tactical policy's tables. ``sight``:
+    room for who sees whom and the search for foes (``Model.sight``: a map with walls)."""
 
     def i64(k: int) -> NDArray[np.int64]:
         return np.zeros(k, dtype=np.int64)
@@ -1418,6 +1488,7 @@ def new_state(
         i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
         *tactical,
+        *_sight_buffers(n, squares if sight else 1),
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
         np.array(script or [0], dtype=np.int64),
         cover_cache,
@@ -1425,6 +1496,19 @@ def new_state(
     values[0][SCRIPT_N] = len(script or [])
     state = _new_state(*values)  # the point cache is made in compiled code (STATE_FIELDS' last)
     return cast(State, state), dict(zip(STATE_FIELDS, values, strict=False))
+
+
+def _sight_buffers(n: int, squares: int) -> tuple[Any, ...]:
+    """``aw`` (awareness per pair), the search memory of each side and a scratch one (``sk_seen``: where each
+    foe was last seen; ``sk_visited``), a whole-map search's buffers (``sk_*``) and ``sk_mode``."""
+    i32 = np.int32
+    return (
+        np.full((n, n), OBSERVING, dtype=np.int64), np.full((3, n), -1, dtype=np.int64),
+        np.zeros((3, squares), dtype=np.bool_),
+        np.zeros(2 * squares, dtype=np.int64), np.zeros(2 * squares, dtype=i32), np.zeros(16 * squares + 16, np.int64),
+        np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32),
+        np.zeros(squares, dtype=i32), np.full(1, -1, dtype=np.int64),
+    )  # fmt: skip
 
 
 @_jit
@@ -1482,3 +1566,9 @@ def _reset(m: Any, st: Any) -> None:
         st.res[c, CAUSE_W] = -1
         st.res[c, DROP_A] = -1
         st.res[c, DROP_W] = -1
+    _seek.seek_reset(m, st)
+    _sight_refresh(m, st, -1)  # ``begin``: who sees whom as the fight starts (perception.refresh, forced)
+
+
+# the search for foes nobody has located uses the movement above, and the simple policy uses it: imported last
+from sftactics.sim.kernel import seek as _seek  # noqa: E402

@@ -32,7 +32,6 @@ from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.cover import CoverKind, cover_terms
 from sftactics.grid.flanking import FLANKING_BONUS
 from sftactics.grid.geometry import check_range
-from sftactics.grid.map import Feature
 from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
 from sftactics.grid.space import Size, footprint_side, is_sub_square
 from sftactics.grid.squeezing import has_narrow_squares
@@ -43,6 +42,7 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
 from sftactics.sim.kernel import geo
+from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
 
 I32 = NDArray[np.int32]
@@ -176,6 +176,8 @@ class Model(NamedTuple):
     g_half: NDArray[np.float64]  # [N, W, N] chance the target makes its Reflex save (0 without one)
     cover_side: I32  # [S] directions (bit (sx + 1) * 3 + sy + 1) with a cover object or low obstacle next to it
     charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
+    # who sees whom (:mod:`sftactics.sim.kernel.sight`)
+    sight: bool = False  # walls inside the map and awareness tracked: awareness follows the lines of sight
 
 
 @dataclass(frozen=True)
@@ -222,11 +224,7 @@ def unsupported(enc: Encounter) -> list[str]:
             w.is_grenade for c in enc.combatants.values() for w in c.creature.stat.weapons
         ):
             out.append(f"grenades on a map of more than {KERNEL_MAX_GRENADE_SQUARES:,} squares (a burst per point)")
-        if getattr(grid, "light", None):
-            out.append("lighting on the map (senses and concealment are the engine's)")
-        interior = bool((grid.array[1:-1, 1:-1] & int(Feature.SOLID)).any())
-        if interior or grid.blocking_edges:
-            out.append("walls inside the map (who can see whom is the engine's perception)")
+        out += sight_mod.sight_refusals(grid, enc.combatants.values())
         if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in
                                             enc.combatants.values()):  # fmt: skip
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
@@ -576,7 +574,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         geo.register_map(grid, gopts), tables.step_to, tables.step_k, tables.step_diag,
         gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
         atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical, g_atk, w_range, saves, w_gdc),
-    )  # fmt: skip
+    )._replace(sight=sight_mod.has_walls(grid) and enc.track_awareness)  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

@@ -53,7 +53,7 @@ def compiled(enc: Encounter, policies: dict[str, str] | None = None) -> _Ready:
         comp = compile_encounter(enc, tactical=tactical)
         m = comp.model
         state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
-                                     grenade_values=int(m.g_len.max()))  # fmt: skip
+                                     grenade_values=int(m.g_len.max()), sight=bool(m.sight))  # fmt: skip
         if len(_CACHE) > 16:
             _CACHE.clear()
         who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
@@ -193,7 +193,8 @@ def kernel_fight(
     ready = compiled(enc, policies)
     m = ready.compiled.model
     state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
-                                 log_rows=log_rows, script=script, grenade_values=int(m.g_len.max()))  # fmt: skip
+                                 log_rows=log_rows, script=script, grenade_values=int(m.g_len.max()),
+                                 sight=bool(m.sight))  # fmt: skip
     arrays["pol"][:] = ready.arrays["pol"]
     kl.play(ready.model, state, kernel_seed(seed), max_rounds)
     n = int(arrays["nlog"][0])

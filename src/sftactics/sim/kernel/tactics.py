@@ -49,6 +49,7 @@ from sftactics.sim.kernel.fight import (
     _down_now,
     _in_zone,
     _jit,
+    _knows,
     _log,
     _move,
     _occupancy,
@@ -56,6 +57,8 @@ from sftactics.sim.kernel.fight import (
     _out,
     _prepare_move,
     _resolve_start,
+    _side_knows,
+    _sight_refresh,
     _simple_actions,
     _spend,
     _staggered,
@@ -75,6 +78,7 @@ from sftactics.sim.kernel.geo import (
     step_cost,
     threatens,
 )
+from sftactics.sim.kernel.seek import note, own_memory, scratch, seek_step
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
 
 # weights: Model.tw (tables.TACTICAL_WEIGHTS)
@@ -90,7 +94,7 @@ INF = 1 << 62
 # ---------------------------------------------------------------- the turn's lists
 @_jit
 def _begin(m: Any, st: Any, c: int) -> None:
-    """A fresh look at the fight (``_Turn.__init__``): foes, friends, caches."""
+    """A fresh look at the fight (``_Turn.__init__``): foes (the able ones the side knows of), friends, caches."""
     st.sc[TSTAMP] += 1
     nf = 0
     nr = 0
@@ -98,6 +102,8 @@ def _begin(m: Any, st: Any, c: int) -> None:
         if _out(st, e):
             continue
         if m.side[e] != m.side[c]:
+            if not _side_knows(m, st, m.side[c], e):
+                continue
             st.t_foes[nf] = e
             nf += 1
         elif e != c:
@@ -590,8 +596,10 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
     here = st.pos[me]
     st.pos[me] = sq
     nr = 0
-    for i in range(st.t_n[0]):  # targets: every able foe (the kernel plays fights where everyone sees everyone)
+    for i in range(st.t_n[0]):  # targets: the able foes the actor has located itself (``targets_for``)
         t = st.t_foes[i]
+        if not _knows(m, st, me, t):
+            continue
         pt = st.pos[t]
         for k in range(m.w_ok.shape[1]):
             if not (m.w_ok[me, k] and m.w_attack[me, k]) or not _in_reach_or_range(m, st, me, sq, t, k):
@@ -1269,6 +1277,8 @@ def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
             aoo_here = _aoo_here(m, st, me, here)
             for i in range(st.t_n[0]):
                 t = st.t_foes[i]
+                if not _knows(m, st, me, t):
+                    continue
                 ok, bonus, ac = _attack_numbers(m, st, me, k, t)
                 if not ok:
                     continue
@@ -1413,6 +1423,8 @@ def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
     w = m.width
     if not _can_full(m, st, me) or not m.w_melee_geom[me, k] or _out(st, t):
         return False
+    if not _knows(m, st, me, t):
+        return False  # its attack would be refused (SEN-04), and the whole charge with it
     here = st.pos[me]
     pt = st.pos[t]
     reach = m.w_reach[me, k]
@@ -1447,6 +1459,7 @@ def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
     _move(m, st, me, goal, nthreat, True)
     if not _out(st, me) and not st.dead[t]:
         _one_attack(m, st, me, t, k, False, -CHARGE_PENALTY)
+    _sight_refresh(m, st, me)  # the command ends here (``_move`` leaves a charge's refresh to it)
     _check_end(m, st)
     return True
 
@@ -1475,6 +1488,8 @@ def _command(m: Any, st: Any, me: int, cmd: int, a: int, b: int) -> bool:
             return False
         if _out(st, a) or not _loaded(m, st, me, b, 2 if full else 1):
             return False
+        if not _knows(m, st, me, a):
+            return False  # an attack on a foe it has not located is refused (SEN-04)
         ok, _, _ = _attack_numbers(m, st, me, b, a)
         if not ok:
             return False
@@ -1508,6 +1523,7 @@ def _command(m: Any, st: Any, me: int, cmd: int, a: int, b: int) -> bool:
         st.pos[me] = q
         st.sc[FRESH] = 0
         _log(st.log, st.nlog, 3, st.sc[ROUND], me, p, q, 5, 1, 0)
+        _sight_refresh(m, st, me)
         return True
     if cmd == C_RELOAD:
         if not _can(m, st, me, 1):
@@ -1537,7 +1553,8 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
     if st.sc[ENDED] or _out(st, me):
         return
     _begin(m, st, me)
-    if st.t_n[0] == 0:
+    note(m, st, m.side[me])  # ``seeker.note``: where the side sees its foes now
+    if st.t_n[0] == 0 and (st.retreating[me] or not _seek(m, st, me)):
         return
     if _first_aid(m, st, me):
         _done(m, st)
@@ -1563,7 +1580,9 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
         done = _execute(m, st, me)
     if not done:
         if not st.sc[ENDED] and not _out(st, me):
+            scratch(m, st)  # ``SimplePolicy()``: a fresh policy, with a fresh search memory
             _simple_actions(m, st, me)
+            own_memory(st)
         return
     if st.p_n[0] == 0:
         return
@@ -1591,6 +1610,21 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
             if cmd != C_NONE:
                 _command(m, st, me, cmd, q, 0)
         _done(m, st)
+
+
+@_jit
+def _seek(m: Any, st: Any, me: int) -> bool:
+    """``TacticalPolicy._seek``: nobody on the side has located an able foe; look for one, a move action at a
+    time (twice at most); True (and the turn's lists fresh) once one is found."""
+    for _ in range(2):
+        if st.sc[ENDED] or _out(st, me) or not _can(m, st, me, 1):
+            return False
+        if not seek_step(m, st, me) or st.sc[ENDED]:
+            return False
+        _begin(m, st, me)
+        if st.t_n[0] > 0:
+            return True
+    return False
 
 
 @_jit

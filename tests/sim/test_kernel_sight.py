@@ -1,0 +1,182 @@
+"""The compiled kernel on maps with walls, doorways, windows and light (issue 22): same dice, same fight.
+
+On these maps who perceives whom changes as the combatants move (``encounter.perception``): a side attacks
+only the foes it has located, and when it has located none it goes looking (``sim.search``). The kernel keeps
+the same awareness per pair (``sim.kernel.sight``) and the same search memory (``sim.kernel.seek``); driven by
+the same dice script, its fights and the engine's must roll the same dice in the same order and end the same.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from hypothesis import given
+
+from sftactics.encounter.state import Encounter
+from sftactics.grid.geometry import Footprint
+from sftactics.grid.lines import has_line_of_sight
+from sftactics.io.scenario import ScenarioFile, build_encounter
+from sftactics.sim.kernel import geo
+from sftactics.sim.kernel.model import compile_encounter, unsupported
+from sftactics.sim.kernel.sight import line_of_sight
+from tests.sim.test_kernel import FIGHTS, _build, assert_same_fight, scripts
+
+# Two rooms joined by a doorway (x 6, y 3) and a gap by the far wall; a wall on the edge of two squares and a
+# window (it lets sight through, not attacks) in the east room.
+HALLS = """\
+##################
+#.....#..........#
+#.....#....=.....#
+#..........#.....#
+#.....#....#.....#
+#.....#..........#
+##################
+
+wall 13,1..13,2 W
+window 9,4..9,5 W
+"""
+
+# Pillars and a dim east end: everyone in the fight has low-light vision or darkvision, so the light changes
+# nothing (no concealment); the pillars hide the sides from each other at the start.
+PILLARS = """\
+################
+#..............#
+#....#....#....#
+#....#....#....#
+#..............#
+#....#....#....#
+#..............#
+################
+
+light 9,0..15,7 dim
+"""
+
+
+@cache
+def halls() -> Encounter:
+    """Two characters in the west room, a ksarik and a skip tracer in the east one: nobody sees anyone at the
+    start, so both sides go looking (toward where the other side started) until they meet at the doorway."""
+    return _build(
+        "halls",
+        HALLS,
+        [
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [2, 1]},
+            {"id": "Vela", "side": "party", "statblock": "pregen-envoy-2", "at": [1, 4]},
+            {"id": "Ksarik", "side": "gang", "statblock": "ksarik", "at": [15, 2]},
+            {"id": "Tracer", "side": "gang", "statblock": "skip-tracer", "at": [14, 5]},
+        ],
+    )
+
+
+@cache
+def pillars() -> Encounter:
+    """A soldier and an operative against two skip tracers and a space goblin among pillars, in dim light."""
+    return _build(
+        "pillars",
+        PILLARS,
+        [
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [1, 3]},
+            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-2", "at": [1, 5]},
+            {"id": "Tracer 1", "side": "gang", "statblock": "skip-tracer", "at": [12, 2]},
+            {"id": "Tracer 2", "side": "gang", "statblock": "skip-tracer", "at": [12, 6]},
+            {"id": "Goblin", "side": "gang", "statblock": "space-goblin", "at": [14, 3]},
+        ],
+    )
+
+
+def test_the_kernel_plays_walls_doorways_windows_and_light_that_changes_nothing() -> None:
+    assert unsupported(halls()) == []
+    assert unsupported(pillars()) == []
+    assert compile_encounter(halls()).model.sight and compile_encounter(pillars()).model.sight
+
+
+@pytest.mark.rule("VIS-03", "VIS-04", "MOD-01", "MOD-05")
+def test_light_and_senses_the_kernel_leaves_to_the_engine() -> None:
+    def room(map_text: str, party: str = "pregen-envoy-2", gang: str = "skip-tracer") -> list[str]:
+        return unsupported(_build("r", map_text, [
+            {"id": "Vela", "side": "party", "statblock": party, "at": [1, 1]},
+            {"id": "Foe", "side": "gang", "statblock": gang, "at": [6, 1]},
+        ]))  # fmt: skip
+
+    open_room = "########\n#......#\n#......#\n########\n"
+    assert room(open_room) == []
+    dim = room(open_room + "\nlight 0,0..7,3 dim\n")
+    assert dim == ["dim light and combatants without low-light vision or darkvision (concealment) (Vela)"]
+    assert room(open_room + "\nlight 0,0..7,3 dim\n", party="pregen-soldier-2") == []
+    dark = room(open_room + "\nlight 0,0..7,3 dark\n", party="pregen-operative-2")
+    assert dark == []  # darkvision 60 ft reaches across a 6 x 2 room
+    dark = room(open_room + "\nlight 0,0..7,3 dark\n", party="pregen-soldier-2")
+    assert dark == ["darkness and combatants whose darkvision does not reach across the map (Vela)"]
+    assert room('########\n#..".*.#\n#......#\n########\n') == [
+        "obscuring squares (heard but not seen: the engine's perception)",
+        "concealing squares (miss chances: the engine's)",
+    ]
+
+
+def _grid_los(enc: Encounter, a: int, b: int) -> bool:
+    grid = enc.grid
+    assert grid is not None
+    w = grid.width
+    return has_line_of_sight(grid, Footprint(a % w, a // w), Footprint(b % w, b // w))
+
+
+@pytest.mark.rule("EFF-37")
+def test_lines_of_sight_are_the_grid_packages() -> None:
+    enc = halls()
+    m = compile_encounter(enc).model
+    cache_ = geo.cover_cache(m.map_id)
+    grid = enc.grid
+    assert grid is not None
+    squares = [y * grid.width + x for y in range(grid.height) for x in range(grid.width)]
+    for a in squares[::3]:
+        for b in squares[::5]:
+            assert line_of_sight(cache_, m.map_id, a, b) == _grid_los(enc, a, b), (a, b)
+            assert line_of_sight(cache_, m.map_id, a, b) == _grid_los(enc, a, b)  # from the cache now
+
+
+@pytest.mark.rule("SEN-04", "SEN-07", "EFF-37", "AOO-06", "CF-02")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_halls(values: list[int]) -> None:
+    assert_same_fight(halls(), values)
+
+
+@pytest.mark.rule("SEN-04", "SEN-07", "VIS-03", "MOD-17", "CF-02")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_pillars(values: list[int]) -> None:
+    assert_same_fight(pillars(), values)
+
+
+@pytest.mark.rule("SEN-04", "SEN-07", "EFF-37", "ACT-53", "CF-02")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_halls(values: list[int]) -> None:
+    assert_same_fight(halls(), values, policy="tactical")
+
+
+@pytest.mark.rule("SEN-04", "SEN-07", "VIS-03", "ACT-53", "CF-02")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_pillars(values: list[int]) -> None:
+    assert_same_fight(pillars(), values, policy="tactical")
+
+
+def test_the_kernel_searches_as_the_engine_does() -> None:
+    """In the halls nobody sees anyone at first: the fight only happens because both sides go looking."""
+    rng = random.Random(3)
+    engine = assert_same_fight(halls(), [rng.randint(1, 20) for _ in range(3000)])
+    assert any(c.type == "attack" for c in engine.fight.commands)
+
+
+def test_a_scenario_file_with_walls_plays_in_the_kernel() -> None:
+    data = {"name": "door", "map": HALLS, "combatants": [
+        {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [2, 1]},
+        {"id": "Ksarik", "side": "gang", "statblock": "ksarik", "at": [15, 2]},
+    ]}  # fmt: skip
+    from pathlib import Path
+
+    enc = build_encounter(ScenarioFile.model_validate(data), Path("door.yaml"))
+    assert unsupported(enc) == []
