@@ -116,7 +116,7 @@ def encounter(block: Any, map_text: str) -> Any:
 
 _WEAPON = re.compile(r"^weapon .+?: ")
 #: Reasons that end with the combatants concerned, in brackets.
-_NAMING = ("darkness and", "dim light and", "combatants without vision", "walls inside the map and")
+_NAMING = ("darkness and", "combatants without vision", "walls inside the map and")
 
 
 def reason_key(why: str) -> str:

@@ -38,8 +38,8 @@ wall 13,1..13,2 W
 window 9,4..9,5 W
 """
 
-# Pillars and a dim east end: everyone in the fight has low-light vision or darkvision, so the light changes
-# nothing (no concealment); the pillars hide the sides from each other at the start.
+# Pillars and a dim east end: the envoy has neither low-light vision nor darkvision, so a foe standing in the
+# dim end is concealed from her (20% miss chance, VIS-03); the pillars hide the sides from each other at first.
 PILLARS = """\
 ################
 #..............#
@@ -72,13 +72,15 @@ def halls() -> Encounter:
 
 @cache
 def pillars() -> Encounter:
-    """A soldier and an operative against two skip tracers and a space goblin among pillars, in dim light."""
+    """A soldier, an envoy and an operative against two skip tracers and a space goblin (whose weak blows are
+    kept at 1 damage, DMG-05) among pillars, in dim light."""
     return _build(
         "pillars",
         PILLARS,
         [
             {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [1, 3]},
             {"id": "Nyx", "side": "party", "statblock": "pregen-operative-2", "at": [1, 5]},
+            {"id": "Vela", "side": "party", "statblock": "pregen-envoy-2", "at": [2, 1]},
             {"id": "Tracer 1", "side": "gang", "statblock": "skip-tracer", "at": [12, 2]},
             {"id": "Tracer 2", "side": "gang", "statblock": "skip-tracer", "at": [12, 6]},
             {"id": "Goblin", "side": "gang", "statblock": "space-goblin", "at": [14, 3]},
@@ -102,9 +104,7 @@ def test_light_and_senses_the_kernel_leaves_to_the_engine() -> None:
 
     open_room = "########\n#......#\n#......#\n########\n"
     assert room(open_room) == []
-    dim = room(open_room + "\nlight 0,0..7,3 dim\n")
-    assert dim == ["dim light and combatants without low-light vision or darkvision (concealment) (Vela)"]
-    assert room(open_room + "\nlight 0,0..7,3 dim\n", party="pregen-soldier-2") == []
+    assert room(open_room + "\nlight 0,0..7,3 dim\n") == []  # concealment: the kernel rolls it
     dark = room(open_room + "\nlight 0,0..7,3 dark\n", party="pregen-operative-2")
     assert dark == []  # darkvision 60 ft reaches across a 6 x 2 room
     dark = room(open_room + "\nlight 0,0..7,3 dark\n", party="pregen-soldier-2")
@@ -162,6 +162,21 @@ def test_tactical_same_dice_same_fight_halls(values: list[int]) -> None:
 @given(values=scripts())
 def test_tactical_same_dice_same_fight_pillars(values: list[int]) -> None:
     assert_same_fight(pillars(), values, policy="tactical")
+
+
+@pytest.mark.rule("VIS-03", "MOD-04")
+def test_dim_light_conceals_as_the_engine_says() -> None:
+    enc = pillars()
+    m = compile_encounter(enc, tactical=True).model
+    ids = list(enc.combatants)
+    assert [ids[i] for i in range(m.n) if m.dim_miss[i]] == ["Vela"]
+    grid = enc.grid
+    assert grid is not None
+    assert m.dim[2 * grid.width + 12] and not m.dim[3 * grid.width + 1]
+    assert m.t_off.shape[5] == 2  # the tactical tables with and without the miss chance
+    rng = random.Random(5)
+    engine = assert_same_fight(enc, [rng.randint(1, 20) for _ in range(3000)])
+    assert any(sides == 100 for sides, _ in engine.dice)  # the d% of a concealed target, in both fights
 
 
 def test_the_kernel_searches_as_the_engine_does() -> None:

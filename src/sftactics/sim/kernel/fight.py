@@ -29,6 +29,9 @@ again is the bookkeeping of one fight, in the engine's order:
   the target within 10 ft, ATK-15), damage through the target's
   defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
   while dying, death when none is left (INJ-*);
+* who sees whom on maps with walls (``sim.kernel.sight``): each pair's awareness after every command, the
+  foes a side knows of and those the actor has located, flat-footed against an unseen attacker (MOD-20), and
+  the search for foes nobody has located (``sim.kernel.seek``); dim light's concealment (VIS-03, d%);
 * the end of a turn: a dying creature loses Resolve (INJ-04, INJ-05), a burning one saves against the flames
   (CON-05; saves of a creature down at 0 HP are a helpless creature's); the fight ends when at most one side
   has anyone able to fight (CF-02), or at the round limit.
@@ -39,8 +42,8 @@ with rows) records every roll and what it decided; without rows it costs nothing
 
 Known simplifications (the engine is the reference; each is rare or changes nothing the kernel models):
 
-* deafened is recorded and does nothing: in the engine it only matters to hearing, and the kernel plays only
-  encounters where everyone sees everyone;
+* deafened is recorded and does nothing: in the engine it only matters to hearing, and on the maps the kernel
+  plays a foe is heard only where it is seen (walls block both);
 * a creature staggered again while staggered keeps the later of the two expiries (the engine keeps one
   condition instance and the first duration effect);
 * an attack of opportunity whose geometry the engine would refuse (total cover) is not made, where the engine
@@ -72,7 +75,7 @@ from sftactics.sim.kernel.geo import (
     threatens_on_map,
 )
 from sftactics.sim.kernel.model import Model
-from sftactics.sim.kernel.sight import LOCATED, OBSERVING, UNAWARE, line_of_sight
+from sftactics.sim.kernel.sight import CONCEALMENT_MISS, LOCATED, OBSERVING, UNAWARE, line_of_sight
 
 _F = TypeVar("_F")
 
@@ -524,9 +527,14 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     elif d == 1:
         hit = False
     crit = hit and d == 20 and total >= ac and not m.immune_crit[t]
+    if hit and m.dim_miss[a] and m.dim[st.pos[t]] and _die(st, 100) <= CONCEALMENT_MISS:
+        hit = crit = False  # dim light conceals the target from this attacker: the d% says it misses (VIS-03)
     dmg = -1
     if hit:
-        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], 2 if crit else 1)
+        times = 2 if crit else 1
+        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
+        if raw < 1 and raw - times * m.w_neg[a, k] >= 1:
+            raw = 1  # DMG-05: penalties never take a hit below 1 damage
         raw = min(max(raw, 0), m.mit.shape[2] - 1)
         p = m.w_prof[a, k]
         dmg = m.mit[t, p, raw]

@@ -178,6 +178,9 @@ class Model(NamedTuple):
     charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
     # who sees whom (:mod:`sftactics.sim.kernel.sight`)
     sight: bool = False  # walls inside the map and awareness tracked: awareness follows the lines of sight
+    w_neg: I32 = np.zeros((1, 1), dtype=np.int32)  # [N, W] the damage bonus's penalties (minimum damage, DMG-05)
+    dim: B = np.zeros(1, dtype=np.bool_)  # [S] dim squares (concealment, VIS-03)
+    dim_miss: B = np.zeros(1, dtype=np.bool_)  # [N] its attacks face that concealment (no low-light vision...)
 
 
 @dataclass(frozen=True)
@@ -379,6 +382,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     (w_reach, w_ndice, w_sides, w_flat, w_prof, w_usage, w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc,
      w_crit_save, w_radius, w_gdc, w_gsave, w_top) = (arr((n, wmax)) for _ in range(16))  # fmt: skip
     w_cap = arr((n, wmax), -1)
+    w_neg = arr((n, wmax))
     w_zone = arr((n, wmax), -1)
     w_aoo = flags((n, wmax))
     w_range = arr((n, wmax, dmax), OUT_OF_RANGE)
@@ -465,7 +469,9 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 w_prof[i, k] = profile(("area", types, w.magic, w.materials, w.alignment, False), nd * sd + flat)
                 g_atk[i, k] = stats.attack_bonus(cr, w, options=opts).total
                 continue
-            bonus = stats.damage_bonus(cr, w, options=opts).total
+            bonus_bd = stats.damage_bonus(cr, w, options=opts)
+            bonus = bonus_bd.total
+            w_neg[i, k] = sum(t.value for t in bonus_bd.applied if t.value < 0)
             w_ndice[i, k], w_sides[i, k], w_flat[i, k] = nd, sd, flat + bonus
             most = 2 * (nd * sd + flat + bonus)
             w_prof[i, k] = profile(("weapon", types, w.magic, w.materials, w.alignment, cr.stat.incorporeal), most)
@@ -574,7 +580,10 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         geo.register_map(grid, gopts), tables.step_to, tables.step_k, tables.step_diag,
         gopts.hampered_diagonal_counts, gopts.flank_partner == "ally_of_attacker", radius, zones, b_off, b_sq, w_bidx,
         atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical, g_atk, w_range, saves, w_gdc),
-    )._replace(sight=sight_mod.has_walls(grid) and enc.track_awareness)  # fmt: skip
+    )  # fmt: skip
+    dim, dim_miss = sight_mod.dim_concealment(grid, cs)
+    model = model._replace(sight=sight_mod.has_walls(grid) and enc.track_awareness, w_neg=w_neg, dim=dim,
+                           dim_miss=dim_miss)  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

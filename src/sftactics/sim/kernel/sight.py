@@ -8,9 +8,9 @@ the maps where that state is a function of where the two stand:
 * walls (wall squares, walls and windows on edges) and no square that blocks sight alone (an obscuring square
   would let a creature be heard but not seen: aware of presence, Searches, total concealment);
 * every combatant has vision, and no sense that perceives through walls (:func:`sees_plainly`);
-* light that changes nothing for anyone in the fight (:func:`light_changes_nothing`): dim squares only where
-  every combatant has low-light vision or darkvision, dark squares only where every combatant's darkvision
-  reaches across the whole map;
+* light: dim squares conceal a target from an attacker without low-light vision or darkvision (a 20% miss
+  chance, :func:`dim_concealment`, rolled by the kernel as the engine rolls it); dark squares only where every
+  combatant's darkvision reaches across the whole map (:func:`light_changes_nothing`);
 * nobody hidden, invisible or unaware at the start (refused elsewhere).
 
 Then an observer in the fight *observes* a foe it has a line of sight to and is *unaware* of one it has not
@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from sftactics.encounter.state import Combatant
 from sftactics.grid.geometry import Footprint, footprint_distance_ft
@@ -35,9 +36,13 @@ from sftactics.sf1e import senses
 from sftactics.sim.kernel.geo import _MAPS, COVER_CACHE_LIMIT, _jit, _objmode
 
 __all__ = [
+    "CONCEALMENT_MISS",
+    "LOCATED",
     "LOS_SLOT",
     "OBSERVING",
+    "SEES_IN_DIM",
     "UNAWARE",
+    "dim_concealment",
     "has_walls",
     "light_changes_nothing",
     "line_of_sight",
@@ -78,10 +83,11 @@ def _darkvision_reaches(c: Combatant, reach_ft: int) -> bool:
 
 
 def light_changes_nothing(grid: GridMap, combatants: Iterable[Combatant]) -> str:
-    """Why the map's light changes what someone perceives or hits ("" when it changes nothing): dim squares
-    and combatants without low-light vision or darkvision (concealment, VIS-03), dark squares and combatants
-    whose darkvision does not reach across the map (VIS-04). The senses are read as the engine reads them: the
-    stat block's own keys for concealment (``encounter.space.concealment_between``), parsed for perception."""
+    """Why the map's light changes what someone perceives ("" when it changes nothing the kernel does not play):
+    dark squares and combatants whose darkvision does not reach across the map (VIS-04: they would hear, not
+    see). Dim light only conceals (VIS-03), which the kernel plays (:func:`dim_concealment`). The senses are
+    read as the engine reads them: the stat block's own keys for concealment
+    (``encounter.space.concealment_between``), parsed for perception."""
     if grid.light is None:
         return ""
     levels = set(np.unique(grid.light_array).tolist())
@@ -91,11 +97,22 @@ def light_changes_nothing(grid: GridMap, combatants: Iterable[Combatant]) -> str
         ids = [c.id for c in cs if not _darkvision_reaches(c, reach)]
         if ids:
             return f"darkness and combatants whose darkvision does not reach across the map ({', '.join(ids)})"
-    if int(Light.DIM) in levels:
-        ids = [c.id for c in cs if not {"low-light vision", "darkvision"} & set(c.creature.stat.senses)]
-        if ids:
-            return f"dim light and combatants without low-light vision or darkvision (concealment) ({', '.join(ids)})"
     return ""
+
+
+#: The stat-block senses that see through dim light (``encounter.space.concealment_between``; blindsight
+#: ignores concealment altogether, MOD-06).
+SEES_IN_DIM = frozenset({"low-light vision", "darkvision", "blindsight"})
+#: The miss chance of concealment, in percent (MOD-04).
+CONCEALMENT_MISS = 20
+
+
+def dim_concealment(grid: GridMap, combatants: Iterable[Combatant]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """``(dim [S], concealed_from [N])``: the dim squares, and the combatants (in order) whose attacks face
+    concealment against a target standing on one (VIS-03: a 20% miss chance, MOD-04)."""
+    dim = (grid.light_array.reshape(-1) == int(Light.DIM)).copy()
+    by = np.array([not (SEES_IN_DIM & set(c.creature.stat.senses)) for c in combatants], dtype=np.bool_)
+    return dim, by
 
 
 def sight_refusals(grid: GridMap, combatants: Iterable[Combatant]) -> list[str]:

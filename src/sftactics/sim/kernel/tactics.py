@@ -268,11 +268,17 @@ def _pool(st: Any, c: int) -> int:
 
 
 @_jit
-def _tab(m: Any, st: Any, a: int, k: int, t: int, bonus: int, ac: int, attacks: int) -> tuple[int, int, float, float]:
-    """(offset, length, mean, hit) of the damage distribution of ``attacks`` attacks at ``bonus`` against ``ac``."""
+def _tab(
+    m: Any, st: Any, a: int, k: int, t: int, bonus: int, ac: int, attacks: int, placed: bool = False
+) -> tuple[int, int, float, float]:
+    """(offset, length, mean, hit) of the damage distribution of ``attacks`` attacks at ``bonus`` against ``ac``;
+    ``placed``: the attack is made where the two stand (``attack_geometry``'s miss chance: dim light on the
+    target's square conceals it from an attacker without low-light vision or darkvision, VIS-03)."""
     need = min(max(ac - bonus, NEED_LO), NEED_HI) - NEED_LO
     j = attacks - 1
-    return m.t_off[a, k, t, need, j], m.t_len[a, k, t, need, j], m.t_mean[a, k, t, need, j], m.t_hit[a, k, t, need, j]
+    x = 1 if placed and m.t_off.shape[5] > 1 and m.dim_miss[a] and m.dim[st.pos[t]] else 0
+    return (m.t_off[a, k, t, need, j, x], m.t_len[a, k, t, need, j, x], m.t_mean[a, k, t, need, j, x],
+            m.t_hit[a, k, t, need, j, x])  # fmt: skip
 
 
 @_jit
@@ -357,7 +363,7 @@ def _value(m: Any, st: Any, me: int, t: int, vals: Any, probs: Any, off: int, ln
 
 @_jit
 def _attack_value(m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, attacks: int) -> float:
-    off, ln, _, hit = _tab(m, st, me, k, t, bonus, ac, attacks)
+    off, ln, _, hit = _tab(m, st, me, k, t, bonus, ac, attacks, True)
     return _value(m, st, me, t, m.t_val, m.t_prob, off, ln, hit)
 
 
@@ -532,7 +538,7 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
             else:
                 bonus = m.atk[e, k, me] + m.w_range[e, k, d5]
                 ac = _ac(m, st, e, k, me) + (m.cover_ac[COVER] if _covered_from(m, sq, efp) else 0)
-            mean = _tab(m, st, e, k, me, bonus, ac, 1)[2]
+            mean = _tab(m, st, e, k, me, bonus, ac, 1, True)[2]
             if mean > best:
                 best = mean
                 weight = 1.0 / n_side
