@@ -16,6 +16,8 @@ engine); how many the kernel would take with the abilities kept is in the detail
 accepted on each map, and the refusal reasons tallied (a reason counted once per encounter, with the combatant
 and weapon names taken out), printed most common first. The time is the mean per encounter (building it and asking).
 
+``kernel_shipped``: which shipped scenarios the kernel plays, and why not the others.
+
 ``kernel_room2``: the second benchmark room of issue 22 (interior walls, dim light, a Large creature): whether the
 kernel plays it, and how fast the tactical policy plays it (fights per second per core, by the kernel when it
 accepts the room, else by the engine, said in the details).
@@ -268,15 +270,49 @@ def run(quick: bool = False) -> list[Figure]:
                 },
             )
         )
+    figures.append(_shipped_figure())
     figures.append(_room2_figure(quick))
     return figures
+
+
+def _shipped_figure() -> Figure:
+    """Which shipped scenarios (``scenarios/``, ``examples/scenarios/``) the kernel plays, as ``simulate
+    --no-abilities`` asks it, and why not the others."""
+    from sftactics.io.scenario import load_scenario
+    from sftactics.sim.choices import without_specials
+    from sftactics.sim.kernel.model import unsupported
+
+    times: list[float] = []
+    refused: dict[str, list[str]] = {}
+    played: list[str] = []
+    paths = sorted([*(ROOT / "scenarios").glob("*.yaml"), *(ROOT / "examples" / "scenarios").glob("*.yaml")])
+    for p in paths:
+        t0 = time.perf_counter()
+        why = unsupported(without_specials(load_scenario(p)))
+        times.append((time.perf_counter() - t0) * 1000)
+        if why:
+            refused[p.stem] = why
+        else:
+            played.append(p.stem)
+    return Figure.from_runs(
+        "kernel_shipped",
+        "the shipped scenarios the compiled kernel plays (without abilities): ms per scenario loaded and asked",
+        times,
+        None,
+        {"scenarios": len(paths), "played": played, "refused": refused},
+    )
 
 
 def report(figures: list[Figure]) -> str:
     lines = []
     for f in figures:
         d = f.details
-        if "share" in d:
+        if "played" in d:
+            lines.append(f"{f.name}: the kernel plays {len(d['played'])} of {d['scenarios']} shipped scenarios "
+                         f"({', '.join(d['played'])})")  # fmt: skip
+            for name, why in d["refused"].items():
+                lines.append(f"  {name}: {'; '.join(why)}")
+        elif "share" in d:
             lines.append(f"{f.name}: the kernel plays {d['accepted']} of {d['encounters']} encounters "
                          f"({100 * d['share']:.0f}%, goal {100 * d['goal_share']:.0f}%; with abilities "
                          f"{d['accepted_with_abilities']})")  # fmt: skip

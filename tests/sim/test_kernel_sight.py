@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -17,7 +19,8 @@ from hypothesis import given
 from sftactics.encounter.state import Encounter
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.lines import has_line_of_sight
-from sftactics.io.scenario import ScenarioFile, build_encounter
+from sftactics.io.scenario import ScenarioFile, build_encounter, load_scenario
+from sftactics.sim.choices import without_specials
 from sftactics.sim.kernel import geo
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.kernel.sight import line_of_sight
@@ -88,15 +91,65 @@ def pillars() -> Encounter:
     )
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@cache
+def ambush() -> Encounter:
+    """The shipped corridor ambush: the party is unaware, so the ambushers have a surprise round (CF-08, CF-09)
+    and the party is flat-footed until its first turn (CF-11); the bend hides the sides from each other."""
+    return without_specials(load_scenario(ROOT / "scenarios" / "corridor-ambush.yaml"))
+
+
+# A dark cellar wider than darkvision reaches (60 ft), with a lit corner where the party starts: the soldier
+# (low-light vision only) hears the foes and swings at their squares (total concealment), the operative sees
+# them with darkvision while they are within 60 ft; the tracers see the soldier, who is flat-footed against them.
+CELLAR = """\
+##################
+#................#
+#...##...........#
+#................#
+#..........##....#
+#................#
+##################
+
+light 0,0..17,6 dark
+light 1,1..3,5 dim
+"""
+
+
+@cache
+def cellar() -> Encounter:
+    return _build(
+        "cellar",
+        CELLAR,
+        [
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [1, 2]},
+            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-2", "at": [2, 4]},
+            {"id": "Tracer", "side": "gang", "statblock": "skip-tracer", "at": [15, 1]},
+            {"id": "Ksarik", "side": "gang", "statblock": "ksarik", "at": [16, 4]},
+        ],
+    )
+
+
+@cache
+def bulkhead() -> Encounter:
+    """The shipped bulkhead hunt: two holds, nobody sees anybody at the start, both sides go looking."""
+    return without_specials(load_scenario(ROOT / "scenarios" / "bulkhead-hunt.yaml"))
+
+
 def test_the_kernel_plays_walls_doorways_windows_and_light_that_changes_nothing() -> None:
     assert unsupported(halls()) == []
     assert unsupported(pillars()) == []
     assert compile_encounter(halls()).model.sight and compile_encounter(pillars()).model.sight
+    assert unsupported(ambush()) == [] == unsupported(bulkhead()) == unsupported(cellar())
+    m = compile_encounter(ambush()).model
+    assert m.surprise and list(m.aware) == [False] * 4 + [True] * 4
 
 
 @pytest.mark.rule("VIS-03", "VIS-04", "MOD-01", "MOD-05")
 def test_light_and_senses_the_kernel_leaves_to_the_engine() -> None:
-    def room(map_text: str, party: str = "pregen-envoy-2", gang: str = "skip-tracer") -> list[str]:
+    def room(map_text: str, party: str = "pregen-envoy-2", gang: Any = "skip-tracer") -> list[str]:
         return unsupported(_build("r", map_text, [
             {"id": "Vela", "side": "party", "statblock": party, "at": [1, 1]},
             {"id": "Foe", "side": "gang", "statblock": gang, "at": [6, 1]},
@@ -105,10 +158,20 @@ def test_light_and_senses_the_kernel_leaves_to_the_engine() -> None:
     open_room = "########\n#......#\n#......#\n########\n"
     assert room(open_room) == []
     assert room(open_room + "\nlight 0,0..7,3 dim\n") == []  # concealment: the kernel rolls it
-    dark = room(open_room + "\nlight 0,0..7,3 dark\n", party="pregen-operative-2")
-    assert dark == []  # darkvision 60 ft reaches across a 6 x 2 room
-    dark = room(open_room + "\nlight 0,0..7,3 dark\n", party="pregen-soldier-2")
-    assert dark == ["darkness and combatants whose darkvision does not reach across the map (Vela)"]
+    assert room(open_room + "\nlight 0,0..7,3 dark\n", party="pregen-soldier-2") == []  # it hears its foes
+    seer = {
+        "name": "Seer",
+        "kind": "npc",
+        "cr": "1",
+        "eac": 11,
+        "kac": 12,
+        "hp": 10,
+        "senses": {"blindsight (vibration)": 30},
+        "weapons": [{"name": "claw", "damage": "1d4 S"}],
+    }
+    assert room(open_room + "\nlight 0,0..7,3 dark\n", gang=seer) == [  # type: ignore[arg-type]
+        "darkness and blindsight or a blindsense by sound (Foe)"
+    ]
     assert room('########\n#..".*.#\n#......#\n########\n') == [
         "obscuring squares (heard but not seen: the engine's perception)",
         "concealing squares (miss chances: the engine's)",
@@ -179,6 +242,52 @@ def test_dim_light_conceals_as_the_engine_says() -> None:
     assert any(sides == 100 for sides, _ in engine.dice)  # the d% of a concealed target, in both fights
 
 
+@pytest.mark.rule("CF-08", "CF-09", "CF-11", "SEN-04", "EFF-37")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_surprise_round(values: list[int]) -> None:
+    assert_same_fight(ambush(), values)
+
+
+@pytest.mark.rule("CF-08", "CF-09", "CF-11", "ACT-53")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_surprise_round(values: list[int]) -> None:
+    assert_same_fight(ambush(), values, policy="tactical")
+
+
+@pytest.mark.rule("SEN-04", "EFF-37", "ACT-53", "CF-02")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_bulkhead(values: list[int]) -> None:
+    assert_same_fight(bulkhead(), values, policy="tactical")
+
+
+@pytest.mark.rule("VIS-04", "VIS-05", "SEN-06", "MOD-05", "MOD-20", "SEN-10")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_darkness(values: list[int]) -> None:
+    assert_same_fight(cellar(), values)
+
+
+@pytest.mark.rule("VIS-04", "VIS-05", "SEN-06", "MOD-05", "ACT-53")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_darkness(values: list[int]) -> None:
+    assert_same_fight(cellar(), values, policy="tactical")
+
+
+@pytest.mark.rule("VIS-04", "SEN-06")
+def test_in_the_dark_a_foe_is_heard_not_seen() -> None:
+    m = compile_encounter(cellar(), tactical=True).model
+    assert m.sight and list(m.dark_miss) == [True, False, False, True]
+    assert list(m.dv_ft) == [0, 60, 60, 0] and list(m.bsense_ft) == [-1, -1, -1, 30]
+    assert m.t_off.shape[5] == 2 and list(m.miss_slot) == [0, 0, 1]  # nobody is concealed by the dim corner
+    rng = random.Random(11)
+    engine = assert_same_fight(cellar(), [rng.randint(1, 20) for _ in range(3000)])
+    assert any(sides == 100 for sides, _ in engine.dice)
+
+
 def test_the_kernel_searches_as_the_engine_does() -> None:
     """In the halls nobody sees anyone at first: the fight only happens because both sides go looking."""
     rng = random.Random(3)
@@ -191,7 +300,5 @@ def test_a_scenario_file_with_walls_plays_in_the_kernel() -> None:
         {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [2, 1]},
         {"id": "Ksarik", "side": "gang", "statblock": "ksarik", "at": [15, 2]},
     ]}  # fmt: skip
-    from pathlib import Path
-
     enc = build_encounter(ScenarioFile.model_validate(data), Path("door.yaml"))
     assert unsupported(enc) == []

@@ -75,7 +75,15 @@ from sftactics.sim.kernel.geo import (
     threatens_on_map,
 )
 from sftactics.sim.kernel.model import Model
-from sftactics.sim.kernel.sight import CONCEALMENT_MISS, LOCATED, OBSERVING, UNAWARE, line_of_sight
+from sftactics.sim.kernel.sight import (
+    CONCEALMENT_MISS,
+    LOCATED,
+    OBSERVING,
+    TOTAL_MISS,
+    UNAWARE,
+    line_of_effect,
+    line_of_sight,
+)
 
 _F = TypeVar("_F")
 
@@ -166,7 +174,34 @@ def _out(st: Any, c: int) -> bool:
 # ---------------------------------------------------------------- who sees whom (:mod:`sftactics.sim.kernel.sight`)
 @_jit
 def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
-    st.aw[o, t] = OBSERVING if line_of_sight(st.cover_cache, m.map_id, st.pos[o], st.pos[t]) else UNAWARE
+    """``perception.compute`` for one pair whose observer is in the fight (``senses.observe`` and ``settle``):
+    vision observes along a line of sight (in the dark as far as darkvision reaches); without it, a line of
+    effect lets ordinary senses know the location at most, which a blindsense within reach or hearing a foe
+    fighting (not down, the observer not deafened) gives at once, and which is otherwise kept if known."""
+    pa, pt = st.pos[o], st.pos[t]
+    if line_of_sight(st.cover_cache, m.map_id, pa, pt) and (
+        not m.dark[pt] or m.dv_ft[o] >= distance_ft(pa, pt, m.width)
+    ):
+        st.aw[o, t] = OBSERVING
+        return
+    if not line_of_effect(st.cover_cache, m.map_id, pa, pt):
+        st.aw[o, t] = UNAWARE
+        return
+    auto = UNAWARE
+    if m.bsense_ft[o] >= distance_ft(pa, pt, m.width) or (not _out(st, t) and not st.deaf[o]):
+        auto = LOCATED
+    st.aw[o, t] = max(auto, min(st.aw[o, t], LOCATED))
+
+
+@_jit
+def _geo_miss(m: Any, st: Any, a: int, t: int) -> int:
+    """``attack_geometry``'s miss chance from the light on ``t``'s square against ``a`` (VIS-03, VIS-04)."""
+    pt = st.pos[t]
+    if m.dark[pt] and m.dark_miss[a]:
+        return TOTAL_MISS
+    if m.dim[pt] and m.dim_miss[a]:
+        return CONCEALMENT_MISS
+    return 0
 
 
 @_jit
@@ -214,7 +249,7 @@ def _staggered(st: Any, c: int) -> bool:
 @_jit
 def _can(m: Any, st: Any, c: int, kind: int) -> bool:
     """``budget.take``: kind 0 standard, 1 move. Staggered: a move or a standard action, not both (CON-33)."""
-    single = _staggered(st, c)
+    single = _staggered(st, c) or st.sc[ROUND] == 0  # staggered, or the surprise round (CF-09)
     if single and (st.sc[STD] or st.sc[MOVE]):
         return False
     if kind == 0:
@@ -372,7 +407,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
     pt = st.pos[t]
     melee = m.w_melee_geom[a, k]
     down = _down_now(st, t)
-    bonus = m.atk_down[a, k, t] if down else m.atk[a, k, t]
+    bonus = m.atk_down[a, k, t] if down else (m.atk_ff[a, k, t] if st.surprised[t] else m.atk[a, k, t])
     if melee:
         if not threatens(pa, pt, w, m.w_reach[a, k], True):
             return False, 0, 0
@@ -385,7 +420,8 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
     kind = cover_kind(st.cover_cache, m.map_id, w, pa, pt, not melee, st.crowd, count)
     if kind == TOTAL_COVER:
         return False, 0, 0
-    ac = (m.ac_down[a, k, t] if down else m.ac[a, k, t]) + m.cover_ac[kind] - (CHARGE_PENALTY if st.charging[t] else 0)
+    base = m.ac_down[a, k, t] if down else (m.ac_ff[a, k, t] if st.surprised[t] else m.ac[a, k, t])
+    ac = base + m.cover_ac[kind] - (CHARGE_PENALTY if st.charging[t] else 0)
     if melee and m.armed[a] and m.w_reach[a, k] > 0 and _threatens_target(m, st, a, m.w_zone[a, k], t):
         for p in range(m.n):
             if p in (a, t) or _out(st, p) or m.side[p] == m.side[t]:
@@ -516,7 +552,7 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
     if not ok:
         return
-    if m.sight and st.aw[t, a] < OBSERVING and not _down_now(st, t):
+    if m.sight and st.aw[t, a] < OBSERVING and not _down_now(st, t) and not st.surprised[t]:
         ac -= 2  # the defender does not see the attacker: flat-footed against it (MOD-20, SEN-09)
     bonus += extra
     d = _die(st, 20)
@@ -527,8 +563,11 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     elif d == 1:
         hit = False
     crit = hit and d == 20 and total >= ac and not m.immune_crit[t]
-    if hit and m.dim_miss[a] and m.dim[st.pos[t]] and _die(st, 100) <= CONCEALMENT_MISS:
-        hit = crit = False  # dim light conceals the target from this attacker: the d% says it misses (VIS-03)
+    miss = _geo_miss(m, st, a, t)
+    if m.sight and st.aw[a, t] == LOCATED:
+        miss = max(miss, TOTAL_MISS)  # it knows the square, not what is in it (SEN-06)
+    if hit and miss > 0 and _die(st, 100) <= miss:
+        hit = crit = False  # concealment (VIS-03, VIS-04, MOD-04, MOD-05): the d% says it misses
     dmg = -1
     if hit:
         times = 2 if crit else 1
@@ -544,6 +583,8 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
             _critical(m, st, a, k, t)
     else:
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, -1)
+    if m.sight and m.w_melee_geom[a, k] and st.aw[t, a] < LOCATED and distance_ft(st.pos[a], st.pos[t], m.width) <= 5:
+        st.aw[t, a] = LOCATED  # attacked in melee from next to it: it knows where the attacker is (SEN-10)
 
 
 @_jit
@@ -1164,6 +1205,7 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
     st.sc[CUR] = c
     st.react_used[c] = False
     st.charging[c] = False  # ACT-50: until the start of its next turn
+    st.surprised[c] = False  # CF-11: flat-footed from surprise until its first turn
     st.sc[STD] = 0
     st.sc[MOVE] = 0
     st.sc[DIAG] = 0
@@ -1410,6 +1452,7 @@ STATE_FIELDS = (
     "sk_prov",
     "sk_state",
     "sk_mode",
+    "surprised",
     "log",
     "nlog",
     "script",
@@ -1515,7 +1558,7 @@ def _sight_buffers(n: int, squares: int) -> tuple[Any, ...]:
         np.zeros((3, squares), dtype=np.bool_),
         np.zeros(2 * squares, dtype=np.int64), np.zeros(2 * squares, dtype=i32), np.zeros(16 * squares + 16, np.int64),
         np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32),
-        np.zeros(squares, dtype=i32), np.full(1, -1, dtype=np.int64),
+        np.zeros(squares, dtype=i32), np.full(1, -1, dtype=np.int64), np.zeros(n, dtype=np.bool_),
     )  # fmt: skip
 
 
@@ -1574,6 +1617,10 @@ def _reset(m: Any, st: Any) -> None:
         st.res[c, CAUSE_W] = -1
         st.res[c, DROP_A] = -1
         st.res[c, DROP_W] = -1
+    for c in range(m.n):
+        st.surprised[c] = m.surprise and not m.aware[c]  # CF-11: flat-footed until its first turn
+        for t in range(m.n):
+            st.aw[c, t] = UNAWARE  # nothing known before the first look (``state.awareness`` is empty)
     _seek.seek_reset(m, st)
     _sight_refresh(m, st, -1)  # ``begin``: who sees whom as the fight starts (perception.refresh, forced)
 

@@ -181,6 +181,15 @@ class Model(NamedTuple):
     w_neg: I32 = np.zeros((1, 1), dtype=np.int32)  # [N, W] the damage bonus's penalties (minimum damage, DMG-05)
     dim: B = np.zeros(1, dtype=np.bool_)  # [S] dim squares (concealment, VIS-03)
     dim_miss: B = np.zeros(1, dtype=np.bool_)  # [N] its attacks face that concealment (no low-light vision...)
+    dark: B = np.zeros(1, dtype=np.bool_)  # [S] dark squares (VIS-04)
+    dv_ft: I32 = np.zeros(1, dtype=np.int32)  # [N] how far its darkvision sees
+    dark_miss: B = np.zeros(1, dtype=np.bool_)  # [N] its attacks face total concealment against a target in the dark
+    bsense_ft: I32 = np.zeros(1, dtype=np.int32)  # [N] its blindsense's reach (-1: none)
+    miss_slot: I32 = np.zeros(3, dtype=np.int32)  # the tables' miss-chance slot of no, dim and dark concealment
+    surprise: bool = False  # a surprise round (CF-08): some combatants are aware of their foes, some are not
+    aware: B = np.ones(1, dtype=np.bool_)  # [N] acts in the surprise round (CF-09)
+    atk_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] attack bonus against the target surprised
+    ac_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] its AC then (flat-footed, CF-11)
 
 
 @dataclass(frozen=True)
@@ -227,7 +236,7 @@ def unsupported(enc: Encounter) -> list[str]:
             w.is_grenade for c in enc.combatants.values() for w in c.creature.stat.weapons
         ):
             out.append(f"grenades on a map of more than {KERNEL_MAX_GRENADE_SQUARES:,} squares (a burst per point)")
-        out += sight_mod.sight_refusals(grid, enc.combatants.values())
+        out += sight_mod.sight_refusals(grid, enc.combatants.values(), enc.options.noisy_combat_locates)
         if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in
                                             enc.combatants.values()):  # fmt: skip
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
@@ -256,8 +265,10 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append("moves by a speed other than land")
     if st.incorporeal:
         out.append("incorporeal")
-    if c.hidden or not c.aware:
-        out.append("hidden or unaware (surprise and Stealth are the engine's)")
+    if c.hidden:
+        out.append("hidden (Stealth: who notices whom is rolled, and Searches; the engine's)")
+    if not c.aware and enc.start_at is not None:
+        out.append("unaware in a fight already under way (the engine's)")
     if c.insignificant:
         out.append("insignificant")
     if c.gravity is not None and c.gravity != enc.gravity:
@@ -340,6 +351,32 @@ def _down(cr: Any) -> Any:
     """The creature unconscious and dying at 0 HP (helpless: its saves and AC then)."""
     return cond.add_condition(cond.add_condition(cr, ConditionInstance(name="unconscious")),
                               ConditionInstance(name="dying"))  # fmt: skip
+
+
+def _surprise_fields(enc: Encounter, cs: list[Combatant], wmax: int) -> dict[str, Any]:
+    """The model's surprise round (``flow.begin``): who acts in it, and the attack bonus and AC against each
+    surprised combatant (flat-footed until its first turn, CF-11)."""
+    from sftactics.encounter.flow import SURPRISED, surprise_round
+
+    if not surprise_round(enc) or enc.start_at is not None:
+        return {}
+    n = len(cs)
+    atk_ff = np.zeros((n, wmax, n), dtype=np.int32)
+    ac_ff = np.zeros((n, wmax, n), dtype=np.int32)
+    caught = [cond.add_condition(c.creature, ConditionInstance(name="flat-footed", source=SURPRISED)) for c in cs]
+    for i, c in enumerate(cs):
+        cr = c.creature
+        for k, weapon in enumerate(cr.stat.weapons):
+            w = thrown_weapons.as_used(weapon, False)
+            if w.is_grenade:
+                continue
+            for j in range(n):
+                if j != i:
+                    extra = attack_terms_against(cr, caught[j], w, enc.options)
+                    atk_ff[i, k, j] = stats.attack_bonus(cr, w, extra=extra, options=enc.options).total
+                    ac_ff[i, k, j] = target_ac(cr, caught[j], w, options=enc.options)[2].total
+    aware = np.array([c.aware for c in cs], dtype=np.bool_)
+    return {"surprise": True, "aware": aware, "atk_ff": atk_ff, "ac_ff": ac_ff}
 
 
 def _flat_roll(amount: int, types: frozenset[str]) -> damage.DamageRoll:
@@ -582,8 +619,12 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         atk_down, ac_down, *tables_mod.tactical_fields(enc, tactical, g_atk, w_range, saves, w_gdc),
     )  # fmt: skip
     dim, dim_miss = sight_mod.dim_concealment(grid, cs)
-    model = model._replace(sight=sight_mod.has_walls(grid) and enc.track_awareness, w_neg=w_neg, dim=dim,
-                           dim_miss=dim_miss)  # fmt: skip
+    kinds = sight_mod.miss_kinds(grid, cs)
+    by_kind = (0, sight_mod.CONCEALMENT_MISS, sight_mod.TOTAL_MISS)
+    slots = np.array([kinds.index(v) if v in kinds else 0 for v in by_kind], dtype=np.int32)
+    sight = (sight_mod.has_walls(grid) or sight_mod.has_darkness(grid)) and enc.track_awareness
+    model = model._replace(sight=sight, w_neg=w_neg, dim=dim, dim_miss=dim_miss, miss_slot=slots,
+                           **sight_mod.dark_senses(grid, cs), **_surprise_fields(enc, cs, wmax))  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

@@ -97,11 +97,7 @@ def tactical_fields(
             medicine[i] = stats.skill_bonus(c.creature, "medicine", bonus=given).total
     # the last axis: no miss chance, and (on maps with dim light and an attacker it conceals from) concealment's
     grid = enc.grid
-    misses = [0]
-    if grid is not None:
-        dim, concealed_from = sight.dim_concealment(grid, cs)
-        if dim.any() and concealed_from.any():
-            misses.append(sight.CONCEALMENT_MISS)
+    misses = sight.miss_kinds(grid, cs) if grid is not None else [0]
     shape = (n, wmax, n, NEEDS, 2, len(misses)) if tactical else (1, 1, 1, 1, 1, 1)
     t_off = np.full(shape, -1, dtype=np.int64)
     t_len = np.zeros(shape, dtype=np.int32)

@@ -47,6 +47,7 @@ from sftactics.sim.kernel.fight import (
     _clear,
     _die,
     _down_now,
+    _geo_miss,
     _in_zone,
     _jit,
     _knows,
@@ -79,6 +80,7 @@ from sftactics.sim.kernel.geo import (
     threatens,
 )
 from sftactics.sim.kernel.seek import note, own_memory, scratch, seek_step
+from sftactics.sim.kernel.sight import CONCEALMENT_MISS
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
 
 # weights: Model.tw (tables.TACTICAL_WEIGHTS)
@@ -276,7 +278,10 @@ def _tab(
     target's square conceals it from an attacker without low-light vision or darkvision, VIS-03)."""
     need = min(max(ac - bonus, NEED_LO), NEED_HI) - NEED_LO
     j = attacks - 1
-    x = 1 if placed and m.t_off.shape[5] > 1 and m.dim_miss[a] and m.dim[st.pos[t]] else 0
+    x = 0
+    if placed and m.t_off.shape[5] > 1:
+        g = _geo_miss(m, st, a, t)
+        x = m.miss_slot[0 if g == 0 else (1 if g == CONCEALMENT_MISS else 2)]
     return (m.t_off[a, k, t, need, j, x], m.t_len[a, k, t, need, j, x], m.t_mean[a, k, t, need, j, x],
             m.t_hit[a, k, t, need, j, x])  # fmt: skip
 
@@ -285,13 +290,20 @@ def _tab(
 def _plain_mean(m: Any, st: Any, a: int, t: int, k: int, attacks: int) -> float:
     """Expected damage of ``k`` from ``a`` on ``t`` with no help from positions (``_Turn.plain_mean``)."""
     pen = -4 if attacks > 1 else 0
-    return _tab(m, st, a, k, t, m.atk[a, k, t] + pen, _ac(m, st, a, k, t), attacks)[2]
+    return _tab(m, st, a, k, t, _atk(m, st, a, k, t) + pen, _ac(m, st, a, k, t), attacks)[2]
+
+
+@_jit
+def _atk(m: Any, st: Any, a: int, k: int, t: int) -> int:
+    """The attack bonus of ``k`` against ``t`` as it is (surprised: flat-footed, CF-11)."""
+    return int(m.atk_ff[a, k, t]) if st.surprised[t] else int(m.atk[a, k, t])
 
 
 @_jit
 def _ac(m: Any, st: Any, a: int, k: int, t: int) -> int:
     """The AC ``k`` targets on ``t``, with a charger's penalty (the policy reads the creature as it is)."""
-    return int(m.ac[a, k, t]) - (CHARGE_PENALTY if st.charging[t] else 0)
+    base = m.ac_ff[a, k, t] if st.surprised[t] else m.ac[a, k, t]
+    return int(base) - (CHARGE_PENALTY if st.charging[t] else 0)
 
 
 @_jit
@@ -536,7 +548,7 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
                 if not ok:
                     break
             else:
-                bonus = m.atk[e, k, me] + m.w_range[e, k, d5]
+                bonus = _atk(m, st, e, k, me) + m.w_range[e, k, d5]
                 ac = _ac(m, st, e, k, me) + (m.cover_ac[COVER] if _covered_from(m, sq, efp) else 0)
             mean = _tab(m, st, e, k, me, bonus, ac, 1, True)[2]
             if mean > best:
@@ -617,10 +629,10 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
                     if distance_ft(q, pt, w) <= 5 and flank_line(sq, q, pt, w):
                         flank = True
                         break
-                bonus = m.atk[me, k, t] + (m.flank_bonus if flank else 0)
+                bonus = _atk(m, st, me, k, t) + (m.flank_bonus if flank else 0)
                 ac = _ac(m, st, me, k, t)
             else:
-                bonus = m.atk[me, k, t] + m.w_range[me, k, distance_ft(sq, pt, w) // 5]
+                bonus = _atk(m, st, me, k, t) + m.w_range[me, k, distance_ft(sq, pt, w) // 5]
                 ac = _ac(m, st, me, k, t) + (m.cover_ac[COVER] if _covered_from(m, pt, sq) else 0)
             n = _values(m, st, me, t, k, bonus, ac, full, 0)
             if n == 0:
@@ -1101,7 +1113,7 @@ def _retreat(m: Any, st: Any, me: int) -> bool:
 
 @_jit
 def _can_full(m: Any, st: Any, c: int) -> bool:
-    return not st.sc[STD] and not st.sc[MOVE] and not _staggered(st, c)
+    return not st.sc[STD] and not st.sc[MOVE] and not _staggered(st, c) and st.sc[ROUND] != 0  # (CF-09)
 
 
 @_jit
