@@ -166,8 +166,10 @@ def test_light_and_senses_the_kernel_leaves_to_the_engine() -> None:
         "eac": 11,
         "kac": 12,
         "hp": 10,
+        "initiative": 1,
+        "saves": {"fort": 1, "ref": 1, "will": 1},
         "senses": {"blindsight (vibration)": 30},
-        "weapons": [{"name": "claw", "damage": "1d4 S"}],
+        "weapons": [{"name": "claw", "category": "natural", "damage": "1d4 S", "attack_bonus": 3}],
     }
     assert room(open_room + "\nlight 0,0..7,3 dark\n", gang=seer) == [  # type: ignore[arg-type]
         "darkness and blindsight or a blindsense by sound (Foe)"
