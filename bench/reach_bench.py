@@ -18,9 +18,10 @@ and weapon names taken out), printed most common first. The time is the mean per
 
 ``kernel_shipped``: which shipped scenarios the kernel plays, and why not the others.
 
-``kernel_room2``: the second benchmark room of issue 22 (interior walls, dim light, a Large creature): whether the
-kernel plays it, and how fast the tactical policy plays it (fights per second per core, by the kernel when it
-accepts the room, else by the engine, said in the details).
+``kernel_room2_tactical``: the second benchmark room of issue 22 (interior walls, dim light, a Large creature):
+whether the kernel plays it, and how fast the tactical policy plays it (fights per second per core, by the kernel
+when it accepts the room, else by the engine, said in the details). While the kernel refuses the Large barathu
+(a flier), ``kernel_room2_medium_tactical`` measures the same room with a Medium ksarik in its place.
 
 Run ``python bench/reach_bench.py`` (printed), or ``make bench`` (recorded in ``bench/results.json``).
 """
@@ -184,7 +185,7 @@ light 1,1..9,7 normal
 """
 
 
-def room2_data() -> dict[str, Any]:
+def room2_data(large: str = "barathu") -> dict[str, Any]:
     """The second benchmark room: the level-5 party of the first benchmark against a Large barathu and two skip
     tracers, in rooms joined by doorways, the far rooms in dim light."""
     from sftactics.sim.benchmark import scenario_data
@@ -193,7 +194,7 @@ def room2_data() -> dict[str, Any]:
     for c, at in zip(party, ((2, 2), (3, 5), (5, 3), (6, 10)), strict=True):
         c["at"] = list(at)
     foes = [
-        {"id": "Barathu", "side": "aliens", "statblock": "barathu", "at": [25, 7]},
+        {"id": "Big", "side": "aliens", "statblock": large, "at": [25, 7]},
         {"id": "Tracer 1", "side": "aliens", "statblock": "skip-tracer", "at": [26, 3]},
         {"id": "Tracer 2", "side": "aliens", "statblock": "skip-tracer", "at": [26, 12]},
     ]
@@ -201,21 +202,23 @@ def room2_data() -> dict[str, Any]:
             "combatants": [*party, *foes]}  # fmt: skip
 
 
-def room2() -> Any:
-    """The second room as ``simulate --no-abilities`` plays it (the mystic's spells left out)."""
+def room2(large: str = "barathu") -> Any:
+    """The second room as ``simulate --no-abilities`` plays it (the mystic's spells left out); ``large``: the
+    stat block in the Large creature's place."""
     from sftactics.io.scenario import ScenarioFile, build_encounter
     from sftactics.sim.choices import without_specials
 
-    return without_specials(build_encounter(ScenarioFile.model_validate(room2_data()), ROOT / "bench" / "room2.yaml"))
+    data = ScenarioFile.model_validate(room2_data(large))
+    return without_specials(build_encounter(data, ROOT / "bench" / "room2.yaml"))
 
 
-def _room2_figure(quick: bool) -> Figure:
+def _room2_figure(quick: bool, large: str = "barathu", name: str = "kernel_room2_tactical") -> Figure:
     from sftactics.sim.fight import run_fight
     from sftactics.sim.kernel.model import unsupported
     from sftactics.sim.policies import make_policy
     from sftactics.sim.runner import fight_seed
 
-    enc = room2()
+    enc = room2(large)
     why = unsupported(enc)
     details: dict[str, Any] = {"kernel_plays": not why, "refusals": sorted(set(map(reason_key, why)))}
     times: list[float] = []
@@ -240,8 +243,8 @@ def _room2_figure(quick: bool) -> Figure:
     details["fights_per_second_per_core"] = round(1000 / (sum(times) / len(times)), 2)
     details["goal_fights_per_second_per_core"] = 250
     return Figure.from_runs(
-        "kernel_room2_tactical",
-        "second benchmark room (interior walls, dim light, a Large creature), tactical policy, CPU ms per fight",
+        name,
+        f"second benchmark room (interior walls, dim light, {large} as the big foe), tactical policy, CPU ms per fight",
         times,
         4.0,
         details,
@@ -272,6 +275,8 @@ def run(quick: bool = False) -> list[Figure]:
         )
     figures.append(_shipped_figure())
     figures.append(_room2_figure(quick))
+    if not figures[-1].details["kernel_plays"]:  # the room with a Medium ksarik in the Large creature's place
+        figures.append(_room2_figure(quick, "ksarik", "kernel_room2_medium_tactical"))
     return figures
 
 

