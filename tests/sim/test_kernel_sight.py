@@ -244,7 +244,7 @@ def test_dim_light_conceals_as_the_engine_says() -> None:
     assert grid is not None
     assert m.dim[2 * grid.width + 12] and not m.dim[3 * grid.width + 1]
     assert m.t_off.shape[5] == 2  # the tactical tables with and without the miss chance
-    rng = random.Random(5)
+    rng = random.Random(7)  # a script with a concealed target hit
     engine = assert_same_fight(enc, [rng.randint(1, 20) for _ in range(3000)])
     assert any(sides == 100 for sides, _ in engine.dice)  # the d% of a concealed target, in both fights
 

@@ -374,8 +374,10 @@ def _value(m: Any, st: Any, me: int, t: int, vals: Any, probs: Any, off: int, ln
 
 
 @_jit
-def _attack_value(m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, attacks: int) -> float:
-    off, ln, _, hit = _tab(m, st, me, k, t, bonus, ac, attacks, True)
+def _attack_value(
+    m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, attacks: int, placed: bool = False
+) -> float:
+    off, ln, _, hit = _tab(m, st, me, k, t, bonus, ac, attacks, placed)
     return _value(m, st, me, t, m.t_val, m.t_prob, off, ln, hit)
 
 
@@ -550,7 +552,7 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
             else:
                 bonus = _atk(m, st, e, k, me) + m.w_range[e, k, d5]
                 ac = _ac(m, st, e, k, me) + (m.cover_ac[COVER] if _covered_from(m, sq, efp) else 0)
-            mean = _tab(m, st, e, k, me, bonus, ac, 1, True)[2]
+            mean = _tab(m, st, e, k, me, bonus, ac, 1, exact)[2]  # the rough geometry has no miss chance
             if mean > best:
                 best = mean
                 weight = 1.0 / n_side
@@ -589,16 +591,19 @@ def _in_reach_or_range(m: Any, st: Any, me: int, sq: int, t: int, k: int) -> boo
 
 
 @_jit
-def _values(m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, full: bool, out: int) -> int:
-    """``_Turn._values`` into the option buffers from ``out``; the new count."""
+def _values(
+    m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, full: bool, out: int, placed: bool = False
+) -> int:
+    """``_Turn._values`` into the option buffers from ``out``; the new count. ``placed``: with the engine's
+    geometry (its miss chance), not the rough one."""
     if _loaded(m, st, me, k, 1):
-        st.o_v[out] = _attack_value(m, st, me, t, k, bonus, ac, 1)
+        st.o_v[out] = _attack_value(m, st, me, t, k, bonus, ac, 1, placed)
         st.o_c[out] = C_ATTACK
         st.o_t[out] = t
         st.o_k[out] = k
         out += 1
     if full and not m.w_unwieldy[me, k] and _loaded(m, st, me, k, 2):
-        st.o_v[out] = _attack_value(m, st, me, t, k, bonus - 4, ac, 2)
+        st.o_v[out] = _attack_value(m, st, me, t, k, bonus - 4, ac, 2, placed)
         st.o_c[out] = C_FULL
         st.o_t[out] = t
         st.o_k[out] = k
@@ -670,7 +675,7 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
                 chosen += 1
         out = 0
         for j in range(chosen):
-            out = _values(m, st, me, st.x_t[j], st.x_k[j], st.x_b[j], st.x_a[j], full, out)
+            out = _values(m, st, me, st.x_t[j], st.x_k[j], st.x_b[j], st.x_a[j], full, out, True)
     else:
         for j in range(nr):
             st.x_t[j] = st.r_t[j]
@@ -1300,7 +1305,7 @@ def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
                 ok, bonus, ac = _attack_numbers(m, st, me, k, t)
                 if not ok:
                     continue
-                v = _attack_value(m, st, me, t, k, bonus, ac, 1)
+                v = _attack_value(m, st, me, t, k, bonus, ac, 1, True)
                 _keep(st, v - (stay_cost + aoo_here), 2, C_RELOAD, k, 0, C_ATTACK, t, k, L_OTHER, False, t)
                 offensive = True
             st.ammo[me, k] = ammo
