@@ -82,7 +82,10 @@ def _near(m: Any, st: Any, side: int, sq: int) -> bool:
 @_jit
 def note(m: Any, st: Any, side: int) -> int:
     """``Seeker.note``: remember where ``side`` sees its able foes now (their count); with none in sight, the
-    last-seen squares its members stand near are dropped and marked visited."""
+    last-seen squares its members stand near are dropped and marked visited. Nothing on maps without walls
+    or darkness (nobody ever goes looking there, and the memory has no room for the map's squares)."""
+    if not m.sight:
+        return 0
     row = _row(m, st, side)
     found = 0
     for f in range(m.n):
