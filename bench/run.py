@@ -28,6 +28,7 @@ sys.path.insert(0, str(HERE))
 
 import core_bench  # noqa: E402
 import grid_bench  # noqa: E402
+import reach_bench  # noqa: E402
 import scaling_bench  # noqa: E402
 import startup_bench  # noqa: E402
 import table_bench  # noqa: E402
@@ -42,7 +43,9 @@ except ImportError as e:  # pragma: no cover - depends on the checkout
     SIM_ERROR = f"not available: {e}"
 
 BENCHMARKS: dict[str, ModuleType] = {
-    m.NAME: m for m in (core_bench, grid_bench, scaling_bench, sim_bench, startup_bench, table_bench) if m is not None
+    m.NAME: m
+    for m in (core_bench, grid_bench, scaling_bench, sim_bench, startup_bench, table_bench, reach_bench)
+    if m is not None
 }
 #: The reference every figure is divided by (same run): raw numpy d20s, so a slower or faster machine cancels out.
 REFERENCE = ("core", "numpy_baseline")
@@ -180,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{m['cpu']} ({m['cpus']} CPUs), {m['system']} {m['machine']}; {py['implementation']} {py['version']}; "
           f"commit {commit}")  # fmt: skip
     print(table(results, reference))
+    if "reach" in results:
+        print(reach_bench.report(results["reach"]))
     if sim_bench is None:
         print(f"sim: {SIM_ERROR}")
     print(f"results written to {args.output}")

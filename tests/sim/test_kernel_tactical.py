@@ -208,11 +208,11 @@ def test_damage_tables_are_the_odds_modules() -> None:
             bonus = stats.damage_bonus(a.creature, w, options=enc.options).total
             for j, t in enumerate(cs):
                 if t.side == a.side:
-                    assert m.t_off[i, k, j, 0, 0] == -1
+                    assert m.t_off[i, k, j, 0, 0, 0] == -1
                     continue
                 for need in range(NEED_LO, NEED_HI + 1):
                     for attacks in (1, 2):
-                        at = (i, k, j, need - NEED_LO, attacks - 1)
+                        at = (i, k, j, need - NEED_LO, attacks - 1, 0)  # (no concealment in the benchmark)
                         ref = odds.damage_table(
                             7, 7 + need, w.damage_expr, bonus, crit_immune=odds.crit_immune(t.creature),
                             reduction=odds.reduction(t.creature, w), attacks=attacks,

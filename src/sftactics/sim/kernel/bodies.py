@@ -196,15 +196,23 @@ def upright_numbers(
 @_jit
 def base_numbers(m: Any, st: Any, a: int, k: int, t: int, down: bool) -> tuple[int, int]:
     """(attack bonus, AC) of ``a``'s weapon ``k`` against ``t`` before the positions' terms: the model's plain
-    tables, or its prone tables when either creature is prone (CON-29)."""
+    tables, or its prone tables when either creature is prone (CON-29); a target still surprised is flat-footed
+    (``sight``'s tables, CF-11)."""
     pa = st.body[a, PRONE]
     pt = st.body[t, PRONE]
+    surprised = st.surprised[t] and not down  # flat-footed until its first turn (CF-11); down covers it
     if pa == 0 and pt == 0:
         if down:
             return int(m.atk_down[a, k, t]), int(m.ac_down[a, k, t])
+        if surprised:
+            return int(m.atk_ff[a, k, t]), int(m.ac_ff[a, k, t])
         return int(m.atk[a, k, t]), int(m.ac[a, k, t])
     i = 4 * pa + 2 * pt + (1 if down else 0)
-    return int(m.pr_atk[a, k, t, i]), int(m.pr_ac[a, k, t, i])
+    atk, ac = int(m.pr_atk[a, k, t, i]), int(m.pr_ac[a, k, t, i])
+    if surprised:  # prone and flat-footed: penalties of two sources stack (BON-*), so the difference adds
+        atk += int(m.atk_ff[a, k, t]) - int(m.atk[a, k, t])
+        ac += int(m.ac_ff[a, k, t]) - int(m.ac[a, k, t])
+    return atk, ac
 
 
 @_jit

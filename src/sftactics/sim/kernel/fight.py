@@ -33,6 +33,9 @@ again is the bookkeeping of one fight, in the engine's order:
   defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
   while dying, death when none is left (INJ-*); nonlethal damage to exactly 0 HP, stable (DMG-10, DMG-13);
   NPCs under the optional rules (INJ-07: the dying rules, or lingering for three of their turns);
+* who sees whom on maps with walls (``sim.kernel.sight``): each pair's awareness after every command, the
+  foes a side knows of and those the actor has located, flat-footed against an unseen attacker (MOD-20), and
+  the search for foes nobody has located (``sim.kernel.seek``); dim light's concealment (VIS-03, d%);
 * the end of a turn: a dying creature loses Resolve (INJ-04, INJ-05), a burning one saves against the flames
   (CON-05; saves of a creature down at 0 HP are a helpless creature's); the fight ends when at most one side
   has anyone able to fight (CF-02), or at the round limit.
@@ -43,8 +46,8 @@ with rows) records every roll and what it decided; without rows it costs nothing
 
 Known simplifications (the engine is the reference; each is rare or changes nothing the kernel models):
 
-* deafened is recorded and does nothing: in the engine it only matters to hearing, and the kernel plays only
-  encounters where everyone sees everyone;
+* deafened is recorded and does nothing: in the engine it only matters to hearing, and on the maps the kernel
+  plays a foe is heard only where it is seen (walls block both);
 * an attack of opportunity whose geometry the engine would refuse (total cover) is not made, where the engine
   would refuse the whole move.
 """
@@ -98,6 +101,15 @@ from sftactics.sim.kernel.geo import (
     threatens_on_map,
 )
 from sftactics.sim.kernel.model import Model
+from sftactics.sim.kernel.sight import (
+    CONCEALMENT_MISS,
+    LOCATED,
+    OBSERVING,
+    TOTAL_MISS,
+    UNAWARE,
+    line_of_effect,
+    line_of_sight,
+)
 
 _F = TypeVar("_F")
 
@@ -185,6 +197,71 @@ def _out(st: Any, c: int) -> bool:
     return bool(st.dead[c] or st.unconscious[c] or st.dying[c] or st.stable[c])
 
 
+# ---------------------------------------------------------------- who sees whom (:mod:`sftactics.sim.kernel.sight`)
+@_jit
+def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
+    """``perception.compute`` for one pair whose observer is in the fight (``senses.observe`` and ``settle``):
+    vision observes along a line of sight (in the dark as far as darkvision reaches); without it, a line of
+    effect lets ordinary senses know the location at most, which a blindsense within reach or hearing a foe
+    fighting (not down, the observer not deafened) gives at once, and which is otherwise kept if known."""
+    pa, pt = st.pos[o], st.pos[t]
+    if line_of_sight(st.cover_cache, m.map_id, pa, pt) and (
+        not m.dark[pt] or m.dv_ft[o] >= distance_ft(pa, pt, m.width)
+    ):
+        st.aw[o, t] = OBSERVING
+        return
+    if not line_of_effect(st.cover_cache, m.map_id, pa, pt):
+        st.aw[o, t] = UNAWARE
+        return
+    auto = UNAWARE
+    if m.bsense_ft[o] >= distance_ft(pa, pt, m.width) or (not _out(st, t) and not st.deaf[o]):
+        auto = LOCATED
+    st.aw[o, t] = max(auto, min(st.aw[o, t], LOCATED))
+
+
+@_jit
+def _geo_miss(m: Any, st: Any, a: int, t: int) -> int:
+    """``attack_geometry``'s miss chance from the light on ``t``'s square against ``a`` (VIS-03, VIS-04)."""
+    pt = st.pos[t]
+    if m.dark[pt] and m.dark_miss[a]:
+        return TOTAL_MISS
+    if m.dim[pt] and m.dim_miss[a]:
+        return CONCEALMENT_MISS
+    return 0
+
+
+@_jit
+def _sight_refresh(m: Any, st: Any, c: int) -> None:
+    """``perception.refresh`` after a command that moved or changed ``c`` (every pair with ``c < 0``): each
+    pair of opponents whose observer is in the fight is what the lines of sight give now; an observer out of
+    the fight keeps what it had. Nothing on maps without walls (everyone observes everyone)."""
+    if not m.sight:
+        return
+    for o in range(m.n):
+        if _out(st, o):
+            continue
+        for t in range(m.n):
+            if m.side[t] != m.side[o] and (c < 0 or o == c or t == c):
+                _sight_pair(m, st, o, t)
+
+
+@_jit
+def _knows(m: Any, st: Any, o: int, t: int) -> bool:
+    """``sim.perception.knows``: ``o`` knows where ``t`` is (aware of its location at least)."""
+    return not m.sight or st.aw[o, t] >= LOCATED
+
+
+@_jit
+def _side_knows(m: Any, st: Any, side: int, t: int) -> bool:
+    """A member of ``side`` (any member, down or dead ones with what they last knew) knows where ``t`` is."""
+    known = not m.sight
+    for a in range(m.n):
+        if m.side[a] == side and st.aw[a, t] >= LOCATED:
+            known = True
+            break
+    return known
+
+
 @_jit
 def _down_now(st: Any, c: int) -> bool:
     return bool(st.unconscious[c] or st.dying[c] or st.dead[c] or st.stable[c])
@@ -198,7 +275,7 @@ def _staggered(st: Any, c: int) -> bool:
 @_jit
 def _can(m: Any, st: Any, c: int, kind: int) -> bool:
     """``budget.take``: kind 0 standard, 1 move. Staggered: a move or a standard action, not both (CON-33)."""
-    single = _staggered(st, c)
+    single = _staggered(st, c) or st.sc[ROUND] == 0  # staggered, or the surprise round (CF-09)
     if single and (st.sc[STD] or st.sc[MOVE]):
         return False
     if kind == 0:
@@ -569,6 +646,8 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
     if not ok:
         return
+    if m.sight and st.aw[t, a] < OBSERVING and not _down_now(st, t) and not st.surprised[t]:
+        ac -= 2  # the defender does not see the attacker: flat-footed against it (MOD-20, SEN-09)
     bonus += extra
     d = _die(st, 20)
     total = d + bonus
@@ -578,6 +657,11 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     elif d == 1:
         hit = False
     crit = hit and d == 20 and total >= ac and not m.immune_crit[t]
+    miss = _geo_miss(m, st, a, t)
+    if m.sight and st.aw[a, t] == LOCATED:
+        miss = max(miss, TOTAL_MISS)  # it knows the square, not what is in it (SEN-06)
+    if hit and miss > 0 and _die(st, 100) <= miss:
+        hit = crit = False  # concealment (VIS-03, VIS-04, MOD-04, MOD-05): the d% says it misses
     dmg = -1
     if hit:
         times = 2 if crit else 1
@@ -594,6 +678,8 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
             _critical(m, st, a, k, t)
     else:
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, -1)
+    if m.sight and m.w_melee_geom[a, k] and st.aw[t, a] < LOCATED and distance_ft(st.pos[a], st.pos[t], m.width) <= 5:
+        st.aw[t, a] = LOCATED  # attacked in melee from next to it: it knows where the attacker is (SEN-10)
 
 
 @_jit
@@ -791,12 +877,16 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
                 for i in range(nthreat):
                     if st.threat_ids[i] < 0:
                         st.threat_ids[i] = -1 - st.threat_ids[i]
+                if not st.charging[c]:
+                    _sight_refresh(m, st, c)
                 return
         for i in range(nthreat):
             if st.threat_ids[i] < 0:
                 st.threat_ids[i] = -1 - st.threat_ids[i]
     if done < squares.shape[0] - 1:
         _walk(st, c, squares, done, squares.shape[0] - 1, w)
+    if not st.charging[c]:  # a charge's command ends after its attack (tactics._charge refreshes then)
+        _sight_refresh(m, st, c)
 
 
 @_jit
@@ -837,7 +927,7 @@ def _grenade_point(m: Any, st: Any, c: int) -> tuple[int, int]:
         return -1, -1
     nf = 0
     for f in range(m.n):
-        if m.side[f] != m.side[c] and not _out(st, f):
+        if m.side[f] != m.side[c] and not _out(st, f) and _side_knows(m, st, m.side[c], f):
             st.mates[nf] = f
             nf += 1
     if nf < 2:
@@ -987,9 +1077,18 @@ def _point_cover(st: Any, map_id: int, point: int, square: int) -> int:
 # ---------------------------------------------------------------- the simple policy's turn
 @_jit
 def _nearest(m: Any, st: Any, c: int) -> int:
+    """``SimplePolicy._nearest``: the nearest foe ``c`` has located itself, else the nearest its side knows of."""
+    t = _nearest_of(m, st, c, True)
+    return t if t >= 0 else _nearest_of(m, st, c, False)
+
+
+@_jit
+def _nearest_of(m: Any, st: Any, c: int, own: bool) -> int:
     best, bd, br = -1, 0, 0
     for f in range(m.n):
-        if m.side[f] == m.side[c] or _out(st, f):
+        if m.side[f] == m.side[c] or _out(st, f) or not _side_knows(m, st, m.side[c], f):
+            continue
+        if own and not _knows(m, st, c, f):
             continue
         d = distance_ft(st.pos[c], st.pos[f], m.width)
         if best < 0 or (d, m.rank[f]) < (bd, br):
@@ -1058,6 +1157,7 @@ def _resolve_start(m: Any, st: Any, c: int, keep_reserve: bool) -> bool:
         st.hp_dmg_round[c] = -1
         _track(st, c, -1, -1)
         _log(st.log, st.nlog, 8, st.sc[ROUND], c, 2, 1, 0, 0, 0)
+        _sight_refresh(m, st, c)  # back in the fight: it looks around again
     return True
 
 
@@ -1095,6 +1195,8 @@ def _simple_actions(m: Any, st: Any, c: int) -> None:
             break
         t = _nearest(m, st, c)
         if t < 0:
+            if moves < 2 and _seek.seek_step(m, st, c):
+                continue  # nobody located: go looking (``sim.search``)
             break
         if _can(m, st, c, 0):
             gk, gp = _grenade_point(m, st, c)
@@ -1122,7 +1224,7 @@ def _simple_actions(m: Any, st: Any, c: int) -> None:
                     st.ammo[c, weapon] = cap
                     st.sc[FRESH] = 0
                     continue
-            else:
+            elif _knows(m, st, c, t):  # the engine refuses an attack on a foe not located (SEN-04)
                 _attack_now(m, st, c, t, weapon, False)
                 break
         if moves >= 2:
@@ -1209,6 +1311,7 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
     st.sc[CUR] = c
     st.react_used[c] = False
     st.charging[c] = False  # ACT-50: until the start of its next turn
+    st.surprised[c] = False  # CF-11: flat-footed from surprise until its first turn
     st.sc[STD] = 0
     st.sc[MOVE] = 0
     st.sc[DIAG] = 0
@@ -1450,6 +1553,18 @@ STATE_FIELDS = (
     "ab_p",
     "area_cache",
     "body",
+    "aw",
+    "sk_seen",
+    "sk_visited",
+    "sk_dist",
+    "sk_parent",
+    "sk_heap",
+    "sk_a",
+    "sk_b",
+    "sk_prov",
+    "sk_state",
+    "sk_mode",
+    "surprised",
     "log",
     "nlog",
     "script",
@@ -1487,6 +1602,7 @@ def new_state(
     grenade_values: int = 1,
     pools: int = 1,
     area_cache: Any = None,
+    sight: bool = False,
 ) -> tuple[State, dict[str, Any]]:
     """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
     the kernel takes and its fields by name (the same arrays, for reading results from Python). ``log_rows``:
@@ -1494,7 +1610,8 @@ def new_state(
     values to use, in order, before the generator's (for tests: the same dice as a scripted engine fight).
     ``grenade_values``: room for the longest grenade (or ability) distribution of the tactical policy's tables.
     ``pools``: columns of the uses spent per combatant (``Model.ab.spent0``); ``area_cache``: the map's
-    (``abilities.area_cache``; a fresh one if None)."""
+    (``abilities.area_cache``; a fresh one if None). ``sight``:
+    room for who sees whom and the search for foes (``Model.sight``: a map with walls)."""
     if area_cache is None:
         from numba.typed import Dict as _Dict
 
@@ -1544,6 +1661,7 @@ def new_state(
         *tactical,
         i64(n), np.zeros((n, pools), dtype=np.int64), i64(grenade_values + 1), f64(grenade_values + 1), area_cache,
         np.zeros((n, BODY_COLUMNS), dtype=np.int64),
+        *_sight_buffers(n, squares if sight else 1),
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
         np.array(script or [0], dtype=np.int64),
         cover_cache,
@@ -1551,6 +1669,19 @@ def new_state(
     values[0][SCRIPT_N] = len(script or [])
     state = _new_state(*values)  # the point cache is made in compiled code (STATE_FIELDS' last)
     return cast(State, state), dict(zip(STATE_FIELDS, values, strict=False))
+
+
+def _sight_buffers(n: int, squares: int) -> tuple[Any, ...]:
+    """``aw`` (awareness per pair), the search memory of each side and a scratch one (``sk_seen``: where each
+    foe was last seen; ``sk_visited``), a whole-map search's buffers (``sk_*``) and ``sk_mode``."""
+    i32 = np.int32
+    return (
+        np.full((n, n), OBSERVING, dtype=np.int64), np.full((3, n), -1, dtype=np.int64),
+        np.zeros((3, squares), dtype=np.bool_),
+        np.zeros(2 * squares, dtype=np.int64), np.zeros(2 * squares, dtype=i32), np.zeros(16 * squares + 16, np.int64),
+        np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32),
+        np.zeros(squares, dtype=i32), np.full(1, -1, dtype=np.int64), np.zeros(n, dtype=np.bool_),
+    )  # fmt: skip
 
 
 @_jit
@@ -1612,7 +1743,17 @@ def _reset(m: Any, st: Any) -> None:
         st.res[c, DROP_W] = -1
     reset_bodies(m, st)  # prone, lingering, and the bleeding and burning a creature starts with
 
+    for c in range(m.n):
+        st.surprised[c] = m.surprise and not m.aware[c]  # CF-11: flat-footed until its first turn
+        for t in range(m.n):
+            st.aw[c, t] = UNAWARE  # nothing known before the first look (``state.awareness`` is empty)
+    _seek.seek_reset(m, st)
+    _sight_refresh(m, st, -1)  # ``begin``: who sees whom as the fight starts (perception.refresh, forced)
+
 
 # abilities, spells and morale build on this module; the simple turn reaches them through the module (numba
 # resolves it when it compiles, after both are loaded)
 from sftactics.sim.kernel import abilities  # noqa: E402
+
+# the search for foes nobody has located uses the movement above, and the simple policy uses it: imported last
+from sftactics.sim.kernel import seek as _seek  # noqa: E402

@@ -47,7 +47,7 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
     np.random.seed(seed)
     _reset(m, st)
     _initiative(m, st)
-    rnd = 1
+    rnd = 0 if m.surprise else 1  # round 0: the surprise round (CF-08), only the aware act in it (CF-09)
     asking = -1  # the side of the last turn: run_fight asks whether it concedes before the next decision
     while True:
         st.sc[ROUND] = rnd
@@ -59,6 +59,8 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
             st.burn_taken[c] = 0
         for i in range(m.n):
             c = st.order[i]
+            if rnd == 0 and not m.aware[c]:
+                continue  # unaware in the surprise round: its turn is skipped
             if st.dead[c]:
                 continue
             _start_turn(m, st, c)

@@ -43,6 +43,7 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
 from sftactics.sim.kernel import blasts, bodies, geo, specials
+from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
 
 I32 = NDArray[np.int32]
@@ -192,6 +193,19 @@ class Model(NamedTuple):
     w_min_prof: I32  # [N, W] the profile of that 1 nonlethal damage
     # special abilities and spells (:mod:`sftactics.sim.kernel.specials`)
     ab: specials.Specials
+    # who sees whom (:mod:`sftactics.sim.kernel.sight`)
+    sight: bool = False  # walls inside the map and awareness tracked: awareness follows the lines of sight
+    dim: B = np.zeros(1, dtype=np.bool_)  # [S] dim squares (concealment, VIS-03)
+    dim_miss: B = np.zeros(1, dtype=np.bool_)  # [N] its attacks face that concealment (no low-light vision...)
+    dark: B = np.zeros(1, dtype=np.bool_)  # [S] dark squares (VIS-04)
+    dv_ft: I32 = np.zeros(1, dtype=np.int32)  # [N] how far its darkvision sees
+    dark_miss: B = np.zeros(1, dtype=np.bool_)  # [N] its attacks face total concealment against a target in the dark
+    bsense_ft: I32 = np.zeros(1, dtype=np.int32)  # [N] its blindsense's reach (-1: none)
+    miss_slot: I32 = np.zeros(3, dtype=np.int32)  # the tables' miss-chance slot of no, dim and dark concealment
+    surprise: bool = False  # a surprise round (CF-08): some combatants are aware of their foes, some are not
+    aware: B = np.ones(1, dtype=np.bool_)  # [N] acts in the surprise round (CF-09)
+    atk_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] attack bonus against the target surprised
+    ac_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] its AC then (flat-footed, CF-11)
 
 
 @dataclass(frozen=True)
@@ -238,11 +252,7 @@ def unsupported(enc: Encounter) -> list[str]:
             w.is_grenade for c in enc.combatants.values() for w in c.creature.stat.weapons
         ):
             out.append(f"grenades on a map of more than {KERNEL_MAX_GRENADE_SQUARES:,} squares (a burst per point)")
-        if getattr(grid, "light", None):
-            out.append("lighting on the map (senses and concealment are the engine's)")
-        interior = bool((grid.array[1:-1, 1:-1] & int(Feature.SOLID)).any())
-        if interior or grid.blocking_edges:
-            out.append("walls inside the map (who can see whom is the engine's perception)")
+        out += sight_mod.sight_refusals(grid, enc.combatants.values(), enc.options.noisy_combat_locates)
         if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in
                                             enc.combatants.values()):  # fmt: skip
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
@@ -273,8 +283,12 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append("moves by a speed other than land")
     if st.incorporeal and enc.grid is not None and (enc.grid.array & int(Feature.DIFFICULT)).any():
         out.append("incorporeal on a map with difficult terrain (it is not hampered: its own movement tables)")
-    if c.hidden or not c.aware:
-        out.append("hidden or unaware (surprise and Stealth are the engine's)")
+    if st.incorporeal and enc.grid is not None and sight_mod.has_walls(enc.grid):
+        out.append("incorporeal on a map with walls (it passes through them: the engine's)")
+    if c.hidden:
+        out.append("hidden (Stealth: who notices whom is rolled, and Searches; the engine's)")
+    if not c.aware and enc.start_at is not None:
+        out.append("unaware in a fight already under way (the engine's)")
     if c.insignificant:
         out.append("insignificant")
     if c.in_hand is not None:
@@ -343,6 +357,32 @@ def _down(cr: Any) -> Any:
     """The creature unconscious and dying at 0 HP (helpless: its saves and AC then)."""
     return cond.add_condition(cond.add_condition(cr, ConditionInstance(name="unconscious")),
                               ConditionInstance(name="dying"))  # fmt: skip
+
+
+def _surprise_fields(enc: Encounter, cs: list[Combatant], wmax: int) -> dict[str, Any]:
+    """The model's surprise round (``flow.begin``): who acts in it, and the attack bonus and AC against each
+    surprised combatant (flat-footed until its first turn, CF-11)."""
+    from sftactics.encounter.flow import SURPRISED, surprise_round
+
+    if not surprise_round(enc) or enc.start_at is not None:
+        return {}
+    n = len(cs)
+    atk_ff = np.zeros((n, wmax, n), dtype=np.int32)
+    ac_ff = np.zeros((n, wmax, n), dtype=np.int32)
+    caught = [cond.add_condition(c.creature, ConditionInstance(name="flat-footed", source=SURPRISED)) for c in cs]
+    for i, c in enumerate(cs):
+        cr = c.creature
+        for k, weapon in enumerate(cr.stat.weapons):
+            w = thrown_weapons.as_used(weapon, False)
+            if w.is_grenade:
+                continue
+            for j in range(n):
+                if j != i:
+                    extra = attack_terms_against(cr, caught[j], w, enc.options)
+                    atk_ff[i, k, j] = stats.attack_bonus(cr, w, extra=extra, options=enc.options).total
+                    ac_ff[i, k, j] = target_ac(cr, caught[j], w, options=enc.options)[2].total
+    aware = np.array([c.aware for c in cs], dtype=np.bool_)
+    return {"surprise": True, "aware": aware, "atk_ff": atk_ff, "ac_ff": ac_ff}
 
 
 def _flat_roll(amount: int, types: frozenset[str], nonlethal: bool = False) -> damage.DamageRoll:
@@ -591,7 +631,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 w_bidx[i, k] = radii.index(int(w_radius[i, k]))
     bodies_and_blasts: tuple[Any, ...] = (pr_atk, pr_ac, prone0, immune_prone, g_mode, g_rider, g_rval, prof_nl,
                                            linger, start_ticks, start_bleed_last, w_neg, w_min_prof)  # fmt: skip
-    model = Model._make((
+    model = Model(*(
         grid.width, grid.height, n,
         side, pc, dying_rules, init_mod, init_given, hp0, sp0, temp0, rp0, max_hp, stab, speed, pos0, saves, saves_down,
         takes_aoo, zone, body_reach, armed, immune_crit, immune_cond, rank,
@@ -607,6 +647,13 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         *bodies_and_blasts,
         abilities,
     ))  # fmt: skip
+    dim, dim_miss = sight_mod.dim_concealment(grid, cs)
+    kinds = sight_mod.miss_kinds(grid, cs)
+    by_kind = (0, sight_mod.CONCEALMENT_MISS, sight_mod.TOTAL_MISS)
+    slots = np.array([kinds.index(v) if v in kinds else 0 for v in by_kind], dtype=np.int32)
+    sight = (sight_mod.has_walls(grid) or sight_mod.has_darkness(grid)) and enc.track_awareness
+    model = model._replace(sight=sight, dim=dim, dim_miss=dim_miss, miss_slot=slots,
+                           **sight_mod.dark_senses(grid, cs), **_surprise_fields(enc, cs, wmax))  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

@@ -23,6 +23,7 @@ from sftactics.encounter.state import Encounter
 from sftactics.grid.map import Feature
 from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sim import odds
+from sftactics.sim.kernel import sight
 
 #: The d20 rolls an attack may need, from 2 (all but a natural 1 hit) to 21 (a natural 20 hits, no critical).
 NEED_LO, NEED_HI = 2, 21
@@ -94,7 +95,10 @@ def tactical_fields(
         given = st.skills.get("medicine")
         if given is not None:
             medicine[i] = stats.skill_bonus(c.creature, "medicine", bonus=given).total
-    shape = (n, wmax, n, NEEDS, 2) if tactical else (1, 1, 1, 1, 1)
+    # the last axis: no miss chance, and (on maps with dim light and an attacker it conceals from) concealment's
+    grid = enc.grid
+    misses = sight.miss_kinds(grid, cs) if grid is not None else [0]
+    shape = (n, wmax, n, NEEDS, 2, len(misses)) if tactical else (1, 1, 1, 1, 1, 1)
     t_off = np.full(shape, -1, dtype=np.int64)
     t_len = np.zeros(shape, dtype=np.int32)
     t_mean = np.zeros(shape, dtype=np.float64)
@@ -110,7 +114,6 @@ def tactical_fields(
     gv: list[int] = []
     gf: list[int] = []
     gh: list[int] = []
-    grid = enc.grid
     sides = cover_sides(grid) if tactical and grid is not None else np.zeros(1, dtype=np.int32)
     block = np.zeros(1, dtype=np.bool_)
     if tactical and grid is not None:
@@ -143,15 +146,17 @@ def tactical_fields(
                     immune = odds.crit_immune(d)
                     for need in range(NEED_LO, NEED_HI + 1):
                         for attacks in (1, 2):
-                            key = (w.damage_expr, bonus_of[w.name], immune, red, need, attacks)
-                            if key not in seen:
-                                tab = odds.damage_table(0, need, w.damage_expr, bonus_of[w.name], crit_immune=immune,
-                                                        reduction=red, attacks=attacks)  # fmt: skip
-                                seen[key] = (len(vals), len(tab.values), tab.mean, tab.hit)
-                                vals.extend(tab.values)
-                                probs.extend(tab.probs)
-                            at = (i, k, j, need - NEED_LO, attacks - 1)
-                            t_off[at], t_len[at], t_mean[at], t_hit[at] = seen[key]
+                            for mi, miss in enumerate(misses):
+                                key = (w.damage_expr, bonus_of[w.name], immune, red, need, attacks, miss)
+                                if key not in seen:
+                                    tab = odds.damage_table(0, need, w.damage_expr, bonus_of[w.name],
+                                                            crit_immune=immune, reduction=red, miss_chance=miss,
+                                                            attacks=attacks)  # fmt: skip
+                                    seen[key] = (len(vals), len(tab.values), tab.mean, tab.hit)
+                                    vals.extend(tab.values)
+                                    probs.extend(tab.probs)
+                                at = (i, k, j, need - NEED_LO, attacks - 1, mi)
+                                t_off[at], t_len[at], t_mean[at], t_hit[at] = seen[key]
     return (
         tactical, tw, w_rank, w_unwieldy, w_range_ft, stat_pool, medicine,
         t_off, t_len, t_mean, t_hit,

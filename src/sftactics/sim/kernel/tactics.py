@@ -50,8 +50,10 @@ from sftactics.sim.kernel.fight import (
     _clear,
     _die,
     _down_now,
+    _geo_miss,
     _in_zone,
     _jit,
+    _knows,
     _log,
     _move,
     _occupancy,
@@ -59,6 +61,8 @@ from sftactics.sim.kernel.fight import (
     _out,
     _prepare_move,
     _resolve_start,
+    _side_knows,
+    _sight_refresh,
     _simple_actions,
     _spend,
     _staggered,
@@ -78,6 +82,8 @@ from sftactics.sim.kernel.geo import (
     step_cost,
     threatens,
 )
+from sftactics.sim.kernel.seek import note, own_memory, scratch, seek_step
+from sftactics.sim.kernel.sight import CONCEALMENT_MISS
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
 
 # weights: Model.tw (tables.TACTICAL_WEIGHTS)
@@ -93,7 +99,7 @@ INF = 1 << 62
 # ---------------------------------------------------------------- the turn's lists
 @_jit
 def _begin(m: Any, st: Any, c: int) -> None:
-    """A fresh look at the fight (``_Turn.__init__``): foes, friends, caches."""
+    """A fresh look at the fight (``_Turn.__init__``): foes (the able ones the side knows of), friends, caches."""
     st.sc[TSTAMP] += 1
     nf = 0
     nr = 0
@@ -101,6 +107,8 @@ def _begin(m: Any, st: Any, c: int) -> None:
         if _out(st, e):
             continue
         if m.side[e] != m.side[c]:
+            if not _side_knows(m, st, m.side[c], e):
+                continue
             st.t_foes[nf] = e
             nf += 1
         elif e != c:
@@ -265,11 +273,20 @@ def _pool(st: Any, c: int) -> int:
 
 
 @_jit
-def _tab(m: Any, st: Any, a: int, k: int, t: int, bonus: int, ac: int, attacks: int) -> tuple[int, int, float, float]:
-    """(offset, length, mean, hit) of the damage distribution of ``attacks`` attacks at ``bonus`` against ``ac``."""
+def _tab(
+    m: Any, st: Any, a: int, k: int, t: int, bonus: int, ac: int, attacks: int, placed: bool = False
+) -> tuple[int, int, float, float]:
+    """(offset, length, mean, hit) of the damage distribution of ``attacks`` attacks at ``bonus`` against ``ac``;
+    ``placed``: the attack is made where the two stand (``attack_geometry``'s miss chance: dim light on the
+    target's square conceals it from an attacker without low-light vision or darkvision, VIS-03)."""
     need = min(max(ac - bonus, NEED_LO), NEED_HI) - NEED_LO
     j = attacks - 1
-    return m.t_off[a, k, t, need, j], m.t_len[a, k, t, need, j], m.t_mean[a, k, t, need, j], m.t_hit[a, k, t, need, j]
+    x = 0
+    if placed and m.t_off.shape[5] > 1:
+        g = _geo_miss(m, st, a, t)
+        x = m.miss_slot[0 if g == 0 else (1 if g == CONCEALMENT_MISS else 2)]
+    return (m.t_off[a, k, t, need, j, x], m.t_len[a, k, t, need, j, x], m.t_mean[a, k, t, need, j, x],
+            m.t_hit[a, k, t, need, j, x])  # fmt: skip
 
 
 @_jit
@@ -359,8 +376,10 @@ def _value(m: Any, st: Any, me: int, t: int, vals: Any, probs: Any, off: int, ln
 
 
 @_jit
-def _attack_value(m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, attacks: int) -> float:
-    off, ln, _, hit = _tab(m, st, me, k, t, bonus, ac, attacks)
+def _attack_value(
+    m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, attacks: int, placed: bool = False
+) -> float:
+    off, ln, _, hit = _tab(m, st, me, k, t, bonus, ac, attacks, placed)
     return _value(m, st, me, t, m.t_val, m.t_prob, off, ln, hit)
 
 
@@ -535,7 +554,7 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
             else:
                 bonus = _atk(m, st, e, k, me) + m.w_range[e, k, d5]
                 ac = _ac(m, st, e, k, me) + (m.cover_ac[COVER] if _covered_from(m, sq, efp) else 0)
-            mean = _tab(m, st, e, k, me, bonus, ac, 1)[2]
+            mean = _tab(m, st, e, k, me, bonus, ac, 1, exact)[2]  # the rough geometry has no miss chance
             if mean > best:
                 best = mean
                 weight = 1.0 / n_side
@@ -574,16 +593,19 @@ def _in_reach_or_range(m: Any, st: Any, me: int, sq: int, t: int, k: int) -> boo
 
 
 @_jit
-def _values(m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, full: bool, out: int) -> int:
-    """``_Turn._values`` into the option buffers from ``out``; the new count."""
+def _values(
+    m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, full: bool, out: int, placed: bool = False
+) -> int:
+    """``_Turn._values`` into the option buffers from ``out``; the new count. ``placed``: with the engine's
+    geometry (its miss chance), not the rough one."""
     if _loaded(m, st, me, k, 1):
-        st.o_v[out] = _attack_value(m, st, me, t, k, bonus, ac, 1)
+        st.o_v[out] = _attack_value(m, st, me, t, k, bonus, ac, 1, placed)
         st.o_c[out] = C_ATTACK
         st.o_t[out] = t
         st.o_k[out] = k
         out += 1
     if full and not m.w_unwieldy[me, k] and _loaded(m, st, me, k, 2):
-        st.o_v[out] = _attack_value(m, st, me, t, k, bonus - 4, ac, 2)
+        st.o_v[out] = _attack_value(m, st, me, t, k, bonus - 4, ac, 2, placed)
         st.o_c[out] = C_FULL
         st.o_t[out] = t
         st.o_k[out] = k
@@ -599,8 +621,10 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
     here = st.pos[me]
     st.pos[me] = sq
     nr = 0
-    for i in range(st.t_n[0]):  # targets: every able foe (the kernel plays fights where everyone sees everyone)
+    for i in range(st.t_n[0]):  # targets: the able foes the actor has located itself (``targets_for``)
         t = st.t_foes[i]
+        if not _knows(m, st, me, t):
+            continue
         pt = st.pos[t]
         for k in range(m.w_ok.shape[1]):
             if not (m.w_ok[me, k] and m.w_attack[me, k]) or not _in_reach_or_range(m, st, me, sq, t, k):
@@ -653,7 +677,7 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
                 chosen += 1
         out = 0
         for j in range(chosen):
-            out = _values(m, st, me, st.x_t[j], st.x_k[j], st.x_b[j], st.x_a[j], full, out)
+            out = _values(m, st, me, st.x_t[j], st.x_k[j], st.x_b[j], st.x_a[j], full, out, True)
     else:
         for j in range(nr):
             st.x_t[j] = st.r_t[j]
@@ -1117,7 +1141,7 @@ def _retreat(m: Any, st: Any, me: int) -> bool:
 
 @_jit
 def _can_full(m: Any, st: Any, c: int) -> bool:
-    return not st.sc[STD] and not st.sc[MOVE] and not _staggered(st, c)
+    return not st.sc[STD] and not st.sc[MOVE] and not _staggered(st, c) and st.sc[ROUND] != 0  # (CF-09)
 
 
 @_jit
@@ -1302,10 +1326,12 @@ def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
             aoo_here = _aoo_here(m, st, me, here)
             for i in range(st.t_n[0]):
                 t = st.t_foes[i]
+                if not _knows(m, st, me, t):
+                    continue
                 ok, bonus, ac = _attack_numbers(m, st, me, k, t)
                 if not ok:
                     continue
-                v = _attack_value(m, st, me, t, k, bonus, ac, 1)
+                v = _attack_value(m, st, me, t, k, bonus, ac, 1, True)
                 _keep(st, v - (stay_cost + aoo_here), 2, C_RELOAD, k, 0, C_ATTACK, t, k, L_OTHER, False, t)
                 offensive = True
             st.ammo[me, k] = ammo
@@ -1446,6 +1472,8 @@ def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
     w = m.width
     if not _can_full(m, st, me) or not m.w_melee_geom[me, k] or _out(st, t):
         return False
+    if not _knows(m, st, me, t):
+        return False  # its attack would be refused (SEN-04), and the whole charge with it
     here = st.pos[me]
     pt = st.pos[t]
     reach = m.w_reach[me, k]
@@ -1480,6 +1508,7 @@ def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
     _move(m, st, me, goal, nthreat, True)
     if not _out(st, me) and not st.dead[t]:
         _one_attack(m, st, me, t, k, False, -CHARGE_PENALTY)
+    _sight_refresh(m, st, me)  # the command ends here (``_move`` leaves a charge's refresh to it)
     _check_end(m, st)
     return True
 
@@ -1508,6 +1537,8 @@ def _command(m: Any, st: Any, me: int, cmd: int, a: int, b: int) -> bool:
             return False
         if _out(st, a) or not _loaded(m, st, me, b, 2 if full else 1):
             return False
+        if not _knows(m, st, me, a):
+            return False  # an attack on a foe it has not located is refused (SEN-04)
         ok, _, _ = _attack_numbers(m, st, me, b, a)
         if not ok:
             return False
@@ -1541,6 +1572,7 @@ def _command(m: Any, st: Any, me: int, cmd: int, a: int, b: int) -> bool:
         st.pos[me] = q
         st.sc[FRESH] = 0
         _log(st.log, st.nlog, 3, st.sc[ROUND], me, p, q, 5, 1, 0)
+        _sight_refresh(m, st, me)
         return True
     if cmd == C_RELOAD:
         if not _can(m, st, me, 1):
@@ -1575,7 +1607,8 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
     if abilities.heal(m, st, me):  # choices.heal, before anything else
         _done(m, st)
         return
-    if st.t_n[0] == 0:
+    note(m, st, m.side[me])  # ``seeker.note``: where the side sees its foes now
+    if st.t_n[0] == 0 and (st.retreating[me] or not _seek(m, st, me)):
         return
     if _first_aid(m, st, me):
         _done(m, st)
@@ -1600,8 +1633,11 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
         after = st.p_n[3] == 1
         done = _execute(m, st, me)
     if not done:
-        if not st.sc[ENDED] and not _out(st, me) and not abilities.fallback(m, st, me):
-            _simple_actions(m, st, me)  # (SimplePolicy()(fight, cid): its heal or blast first)
+        if not st.sc[ENDED] and not _out(st, me):
+            scratch(m, st)  # ``SimplePolicy()``: a fresh policy, with a fresh search memory
+            if not abilities.fallback(m, st, me):  # (its heal or blast first)
+                _simple_actions(m, st, me)
+            own_memory(st)
         return
     if st.p_n[0] == 0:
         return
@@ -1629,6 +1665,21 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
             if cmd != C_NONE:
                 _command(m, st, me, cmd, q, 0)
         _done(m, st)
+
+
+@_jit
+def _seek(m: Any, st: Any, me: int) -> bool:
+    """``TacticalPolicy._seek``: nobody on the side has located an able foe; look for one, a move action at a
+    time (twice at most); True (and the turn's lists fresh) once one is found."""
+    for _ in range(2):
+        if st.sc[ENDED] or _out(st, me) or not _can(m, st, me, 1):
+            return False
+        if not seek_step(m, st, me) or st.sc[ENDED]:
+            return False
+        _begin(m, st, me)
+        if st.t_n[0] > 0:
+            return True
+    return False
 
 
 @_jit
