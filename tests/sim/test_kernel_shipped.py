@@ -23,26 +23,10 @@ FIGHTS = 40
 #: What the kernel still leaves to the engine, per scenario (walls, light and perception; sizes and movement
 #: modes; a scenario's setup: the parts of issue 22 other work adds).
 STILL_REFUSED: dict[str, list[str]] = {
-    "derelict-ambush": [
-        "lighting on the map (senses and concealment are the engine's)",
-        "Krask: hidden or unaware (surprise and Stealth are the engine's)",
-        "Nyx: hidden or unaware (surprise and Stealth are the engine's)",
-        "Lia: hidden or unaware (surprise and Stealth are the engine's)",
-        "Hale: hidden or unaware (surprise and Stealth are the engine's)",
-    ],
     "boarding-action": [
         "awareness, grapples or cover set up by the scenario (the engine's)",
         "Nyx: starts with conditions (grappled)",
     ],
-    "bulkhead-hunt": ["walls inside the map (who can see whom is the engine's perception)"],
-    "corridor-ambush": [
-        "walls inside the map (who can see whom is the engine's perception)",
-        "Krask: hidden or unaware (surprise and Stealth are the engine's)",
-        "Nyx: hidden or unaware (surprise and Stealth are the engine's)",
-        "Sorin: hidden or unaware (surprise and Stealth are the engine's)",
-        "Vela: hidden or unaware (surprise and Stealth are the engine's)",
-    ],
-    "dark-warehouse": ["lighting on the map (senses and concealment are the engine's)"],
     "gargantuan-predator": ["Predator: size gargantuan (the kernel moves one-square creatures)"],
     "melee-brawl": [
         "Barathu: size large (the kernel moves one-square creatures)",
