@@ -146,7 +146,8 @@ EXPECTED = {
 
 @pytest.mark.parametrize("tool", ["rsvg-convert", "magick"])
 def test_the_svg_is_drawn_alike_by_rsvg_and_imagemagick(room: Path, tmp_path: Path, tool: str) -> None:
-    exe = shutil.which(tool) or (shutil.which("convert") if tool == "magick" else None)
+    # ImageMagick 7 is ``magick``; Debian's 6 is ``convert-im6.q16`` (a plain ``convert`` on PATH may be a stand-in)
+    exe = shutil.which(tool) or (shutil.which("convert-im6.q16") if tool == "magick" else None)
     if exe is None:
         pytest.skip(f"{tool} is not installed (apt-get install librsvg2-bin imagemagick)")
     svg, png = tmp_path / "room.svg", tmp_path / f"room-{tool}.png"
