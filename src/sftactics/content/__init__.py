@@ -13,16 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from sftactics.content.armory import find_armor, find_armor_entry, find_weapon, find_weapon_entry
+from sftactics.content.bundled import key as _key
+from sftactics.content.bundled import load_folder
 from sftactics.core.errors import FileFormatError
 from sftactics.sf1e.statblock import StatBlock
-
-
-def _key(name: str) -> str:
-    return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
 def expand_refs(data: Mapping[str, Any], *, file: str = "<data>") -> dict[str, Any]:
@@ -64,22 +61,7 @@ def _expand(ref: Any, where: str, file: str, *, weapon: bool) -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def bundled_statblocks() -> dict[str, StatBlock]:
     """Every bundled stat block, keyed by a simplified name (and by its file name)."""
-    import yaml
-    from pydantic import ValidationError
-
-    out: dict[str, StatBlock] = {}
-    root = resources.files("sftactics") / "data" / "statblocks"
-    for entry in sorted(root.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith((".yaml", ".yml")):
-            continue
-        data = yaml.safe_load(entry.read_text(encoding="utf-8"))
-        try:
-            sb = StatBlock.model_validate(expand_refs(data, file=entry.name))
-        except ValidationError as e:  # pragma: no cover - the bundled files are tested
-            raise FileFormatError(entry.name, "", str(e)) from None
-        out[_key(sb.name)] = sb
-        out[_key(entry.name.rsplit(".", 1)[0])] = sb
-    return out
+    return load_folder("statblocks", StatBlock, lambda sb: sb.name, lambda data, file: expand_refs(data, file=file))
 
 
 def find_statblock(name: str) -> StatBlock | None:
