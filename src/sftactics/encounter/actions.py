@@ -178,6 +178,7 @@ def one_attack(
     square: tuple[int, int] | None = None,
     arc_to: str | None = None,
     throw: bool = False,
+    ac_extra: tuple[Term, ...] = (),
 ) -> None:
     """One attack roll with everything the positions give (reach, range, cover, flanking, concealment) and
         what each side perceives of the other (SEN-04..10, MOD-20). A critical hit with an Arc weapon leaps to the
@@ -217,7 +218,8 @@ def one_attack(
     arc = arcs.secondary(s, attacker_id, target_id, arc_to) if arcs.leaps(weapon) else None
     situation = Situation(
         attack_terms=(*geo.attack_terms, *extra, *shot_attack),
-        ac_terms=(*geo.ac_terms, *shot_ac, *seen.ac_terms),
+        ac_terms=(*geo.ac_terms, *shot_ac, *seen.ac_terms, *ac_extra),
+        tags=frozenset({f"target:{target_id}"}),  # a side's bonus against one foe (get 'em, sf1e.class_abilities)
         nonlethal=nonlethal,
         zero_gravity=gm_setup.zero_gravity(s, target_id),  # the target's surroundings (a knockdown)
         miss_chance=miss,

@@ -27,6 +27,7 @@ from sftactics.encounter.vehicle_commands import (
 )
 from sftactics.sf1e import limits as L
 from sftactics.sf1e.limits import CommandSquare, DiceText, Name
+from sftactics.sf1e.usable import UsableMark, UsableRider
 
 
 class _Cmd(BaseModel):
@@ -255,6 +256,15 @@ class UseAbility(_Cmd):
     pool: str | None = Field(None, max_length=80)  # uses shared by the abilities of one pool; default: the name
     conditions: tuple[dict[str, object], ...] = ()
     provokes: bool | None = None
+    # class abilities (sf1e.class_abilities, played by encounter.class_moves)
+    resolve_cost: int = L.ranged(0, 0, L.RP_MAX, "Resolve Points per use")
+    range_ft: int | None = L.feet(None, L.RANGE_MAX, "range the target must be within (0: touch)")
+    allies_ft: int | None = L.feet(None, L.AREA_MAX, "heal every ally within this distance of the user")
+    self_only: bool = False  # the ability works on the user only
+    weapon: str | None = None  # the weapon a rider attacks with
+    rider: UsableRider | None = None
+    mark: UsableMark | None = None
+    to: CommandSquare | None = None  # a rider that allows it: move here first (up to the user's speed)
 
 
 class ManeuverCmd(_Cmd):

@@ -227,7 +227,10 @@ def do_throw_grenade(tx: Tx, cmd: ThrowGrenade, ctx: object) -> None:
 
 def do_use_ability(tx: Tx, cmd: UseAbility, ctx: object) -> None:
     from sftactics.encounter.actions import _actor, _spend
+    from sftactics.encounter.class_moves import do_class_move, is_class_move
 
+    if is_class_move(cmd):  # riders, marks, Resolve costs, heals of the user or its allies
+        return do_class_move(tx, cmd, ctx)  # type: ignore[arg-type]
     c = _actor(tx, cmd.actor, ctx)  # type: ignore[arg-type]
     if cmd.area is None and cmd.target is None:
         raise SftError(f"{cmd.name}: give a target or an area")

@@ -37,6 +37,10 @@ def condition_terms(c: Creature, selectors: Iterable[str], tags: frozenset[str] 
     for m in (*c.stat.modifiers, *c.state.modifiers):
         if m.selector in sel:
             out.append(Term(m.value, m.label, m.rule, BonusType(m.type), m.label, m.when))
+    if c.stat.specials:  # passive class abilities (a fighting style's numbers, sf1e.class_abilities)
+        from sftactics.sf1e.class_abilities import passive_terms
+
+        out += passive_terms(c.stat, sel)
     return out
 
 
@@ -385,6 +389,10 @@ def speed(c: Creature, mode: str | None = None) -> Breakdown:
     terms: list[Term] = [Term(base, f"{mode} speed", "MOV-05", B)]
     if c.stat.armor is not None and c.stat.armor.speed_adjust and mode == "land":
         terms.append(Term(c.stat.armor.speed_adjust, f"{c.stat.armor.name}", "MOV-05", B))
+    if c.stat.specials and base > 0:  # a passive ability's speed bonus (sf1e.class_abilities)
+        from sftactics.sf1e.class_abilities import passive_terms
+
+        terms += [Term(t.value, t.label, t.rule, B, t.source) for t in passive_terms(c.stat, frozenset({f"speed.{mode}"}))]
     effects = {d.name: d.speed for d in cond.active(c).values() if d.speed}
     if c.stat.armor is not None and c.stat.armor.category == "powered" and not _armor_proficient(c):
         effects["non-proficient powered armor"] = "half"

@@ -70,9 +70,26 @@ def usable(me: Combatant) -> list[UsableAbility]:
     return [a for a in me.creature.stat.specials if a.uses is None or (uses_left(me, a) or 0) > 0]
 
 
-def command(me: Combatant, ab: UsableAbility, *, target: str | None = None, area: AreaSpec | None = None) -> UseAbility:
-    """The ``use_ability`` command that uses ``ab`` (the stat block's numbers as they are written)."""
+def command(
+    me: Combatant, ab: UsableAbility, *, target: str | None = None, area: AreaSpec | None = None,
+    weapon: str | None = None, to: Square | None = None,
+) -> UseAbility:  # fmt: skip
+    """The ``use_ability`` command that uses ``ab`` (the stat block's numbers as they are written); a class
+    ability (``ab.is_class_ability``) also carries its range, Resolve cost, rider or mark, ``weapon`` and ``to``."""
+    extra: dict[str, object] = {}
+    if ab.is_class_ability:
+        extra = {
+            "resolve_cost": ab.resolve_cost,
+            "range_ft": ab.range_ft if ab.target in ("ally", "foe") and ab.rider is None else None,
+            "allies_ft": ab.range_ft if ab.target == "allies" else None,
+            "self_only": ab.target == "self",
+            "weapon": weapon,
+            "rider": ab.rider,
+            "mark": ab.mark,
+            "to": to,
+        }
     return UseAbility(
+        **extra,  # type: ignore[arg-type]
         actor=me.id,
         name=ab.name,
         action=ab.action,
