@@ -16,8 +16,11 @@ The builds (see ``docs/content.md``):
   (operative). Operative's edge (+1, +2 at 3rd, +3 at 7th) is an insight bonus to initiative. Vesk armor savant:
   +1 racial bonus to AC in armor. The mystic's spells as usable abilities (``specials``, see ``mystic_specials``):
   *mystic cure*, *mind thrust* and, from 4th level, *force blast*, with the spells per day of the mystic table
-  and the bonus spells of its Wisdom. Nothing else (no fighting styles, trick attack, get 'em or class features
-  the engine has no mechanism for).
+  and the bonus spells of its Wisdom.
+* Key class abilities as stat-block abilities (``class_specials``): the operative's trick attack, the envoy's
+  get 'em, the mystic's healing channel (healer connection) and the soldier's blitz fighting style (rapid
+  response), with the numbers of the class tables at the character's level (``sf1e.class_abilities``). No other
+  class features (exploits, debilitating trick, expertise, other improvisations).
 * Senses: the race's (vesk low-light vision, ysoki darkvision 60 ft), when the stat block has a senses field.
 * Gear: armor and weapons from the bundled armory with an item level at most the character's level, chosen as
   the Core Rulebook's wealth-by-level allows a character to carry (roughly one best weapon plus backups).
@@ -213,6 +216,45 @@ def mystic_specials(level: int, wis: int) -> list[dict[str, Any]]:
     return out
 
 
+def class_specials(cls: str, level: int) -> list[dict[str, Any]]:
+    """Each class's key class ability at ``level``, as a stat-block ability (``sf1e.class_abilities`` has the
+    tables): the operative's trick attack, the envoy's get 'em (its first improvisation), the healer mystic's
+    healing channel (its connection: the user, an ally touched or every ally within 30 ft) and the blitz soldier's
+    rapid response (its fighting style)."""
+    from sftactics.sf1e.class_abilities import get_em_bonus, healing_channel_dice, trick_attack_dice
+
+    if cls == "operative":
+        return [{"name": "trick attack", "kind": "Ex", "action": "full", "target": "foe",
+                 "rider": {"check": {"skills": ["stealth", "bluff", "intimidate"], "dc_base": 20},
+                           "extra_damage": trick_attack_dice(level), "flat_footed": True, "move": True,
+                           "weapons": "operative_or_small_arm"},
+                 "source": f"trick attack (Core Rulebook p. 93): move, then a skill check against DC 20 + CR; on a "
+                           f"success +{trick_attack_dice(level)} and the target flat-footed against the attack"}]
+    if cls == "envoy":
+        return [{"name": "get 'em", "kind": "Ex", "action": "move", "target": "foe", "range_ft": 60,
+                 "mark": {"bonus": get_em_bonus(level), "type": "morale"},
+                 "source": f"get 'em (Core Rulebook p. 63): +{get_em_bonus(level)} morale bonus to the side's attack "
+                           "rolls against one foe within 60 ft until the start of the envoy's next turn"}]
+    if cls == "mystic":
+        dice = healing_channel_dice(level)
+        src = f"healing channel (healer connection, Core Rulebook p. 85): 1 Resolve Point, {dice}"
+        return [
+            {"name": "healing channel (self)", "kind": "Su", "action": "move", "target": "self", "heal": dice,
+             "resolve_cost": 1, "source": f"{src}; the mystic itself as a move action"},
+            {"name": "healing channel (touch)", "kind": "Su", "action": "standard", "target": "ally", "range_ft": 0,
+             "heal": dice, "resolve_cost": 1, "source": f"{src}; an ally touched as a standard action"},
+            {"name": "healing channel (30 ft)", "kind": "Su", "action": "full", "target": "allies", "range_ft": 30,
+             "heal": dice, "resolve_cost": 1, "source": f"{src}; every ally within 30 ft as a full action"},
+        ]  # fmt: skip
+    if cls == "soldier":
+        return [{"name": "rapid response", "kind": "Ex", "target": "passive",
+                 "passive": [{"selector": "initiative", "value": 4},
+                             {"selector": "speed.land", "value": 10, "type": "enhancement"}],
+                 "source": "blitz fighting style, rapid response (Core Rulebook p. 113): +4 to initiative checks, "
+                           "+10 ft enhancement bonus to land speed"}]  # fmt: skip
+    return []
+
+
 def build(member: dict[str, Any], level: int) -> tuple[str, dict[str, Any]]:
     from sftactics.content.armory import find_armor_entry, find_weapon_entry
     from sftactics.sf1e.statblock import StatBlock
@@ -270,8 +312,10 @@ def build(member: dict[str, Any], level: int) -> tuple[str, dict[str, Any]]:
     if member.get("modifiers"):
         data["modifiers"] = member["modifiers"]
     data["weapons"] = weapons
-    if member["class"] == "mystic":
-        data["specials"] = mystic_specials(level, mod(s["wis"]))
+    specials = mystic_specials(level, mod(s["wis"])) if member["class"] == "mystic" else []
+    specials += class_specials(member["class"], level)
+    if specials:
+        data["specials"] = specials
     header = [
         f"# {member['name']} {level}: a pregenerated {member['race']} {member['class']} (combat statistics only),",
         "# written for sftactics from the Core Rulebook rules; see scripts/gen_pregens.py and docs/content.md.",

@@ -421,11 +421,13 @@ def _line(state: Encounter, me: Combatant, other: Combatant) -> bool:
 
 def without_specials(enc: Encounter) -> Encounter:
     """``enc`` with no special abilities or spells on any stat block (``simulate --no-abilities``; the kernel's
-    older same-fight tests)."""
+    older same-fight tests). Passive abilities (a fighting style's numbers) stay: they are part of the creature's
+    statistics, and the kernel plays them."""
     out = {}
     for cid, c in enc.combatants.items():
-        if c.creature.stat.specials:
-            stat = c.creature.stat.model_copy(update={"specials": ()})
+        if any(a.target != "passive" for a in c.creature.stat.specials):
+            keep = tuple(a for a in c.creature.stat.specials if a.target == "passive")
+            stat = c.creature.stat.model_copy(update={"specials": keep})
             c = c.model_copy(update={"creature": c.creature.model_copy(update={"stat": stat})})
         out[cid] = c
     return enc.model_copy(update={"combatants": out})

@@ -96,6 +96,8 @@ def used(ab: UsableAbility) -> bool:
 
 def unsupported_ability(ab: UsableAbility) -> str:
     """Why the kernel cannot play ``ab`` as the policies use it ("" when it can)."""
+    if ab.is_class_ability:  # riders, marks, Resolve costs, heals of the user or its allies (sf1e.class_abilities)
+        return "a class ability (attack rider, mark, Resolve cost or a heal of the user or its allies)"
     if not used(ab):
         return ""
     if ab.action != "standard":
