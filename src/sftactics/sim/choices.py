@@ -167,15 +167,29 @@ def heal(fight: Fight, cid: str) -> bool:
     me = _ready(fight, cid)
     if me is None:
         return False
-    heals = [a for a in usable(me) if a.is_heal and a.target == "ally"]
-    if not heals:
-        return False
     s = fight.state
     patients = sorted(
         ((n, c) for c in allies(s, me.side, able=False) for n in [_need(s, c)] if n > 0),
         key=lambda x: (-x[0], x[1].creature.state.hp, x[1].id),
     )
     if not patients:
+        return False
+    paid = [a for a in usable(me) if a.is_heal and _affordable(me, a)]
+    selfish = [a for a in paid if a.target == "self" and a.action == "move"]
+    if selfish and any(c.id == cid for _, c in patients) and _ready(fight, cid, "move") is not None:
+        ab = max(selfish, key=lambda a: (_mean(a.heal), a.name))
+        if try_command(fight, command(me, ab)):
+            return False  # a move action: the turn goes on (sim.class_choices)
+    me = fight.state.get(cid)
+    burst = [a for a in paid if a.target == "allies" and a.action == "full"]
+    if burst and _ready(fight, cid, "full") is not None:
+        near = [c for _, c in patients if _within(me, c, burst[0].range_ft)]
+        if len(near) >= 2:
+            ab = max(burst, key=lambda a: (_mean(a.heal), a.name))
+            if try_command(fight, command(me, ab)):
+                return True
+    heals = [a for a in paid if a.target == "ally"]
+    if not heals:
         return False
     ab = max(heals, key=lambda a: (_mean(a.heal), a.name))
     threatened = bool(_threats(s, me))
@@ -193,6 +207,11 @@ def heal(fight: Fight, cid: str) -> bool:
                 try_command(fight, command(after, ab, target=patient.id))
             return True
     return False
+
+
+def _affordable(me: Combatant, ab: UsableAbility) -> bool:
+    """Whether the user can pay the ability's Resolve cost and keep 1 Resolve Point (to stabilize if it drops)."""
+    return not ab.resolve_cost or me.creature.state.rp - ab.resolve_cost >= 1
 
 
 def _provokes(ab: UsableAbility) -> bool:

@@ -75,7 +75,7 @@ from sftactics.grid.space import reach_covers
 from sftactics.sf1e import injury, stats
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import Creature
-from sftactics.sim import choices, odds
+from sftactics.sim import choices, class_choices, odds
 from sftactics.sim.morale import DEFAULT_MORALE, Morale, breaks, shaken
 from sftactics.sim.perception import able_enemies, allies, targets_for
 from sftactics.sim.search import Seeker
@@ -284,7 +284,12 @@ class SimplePolicy:
                 if not _loaded(me, weapon):
                     if try_command(fight, Reload(actor=cid, weapon=weapon.name)):
                         continue
-                elif try_command(fight, Attack(actor=cid, target=target.id, weapon=weapon.name)):
+                elif (
+                    (forced is None and class_choices.simple_rider(fight, cid, target))
+                    or (forced is None and class_choices.simple_mark(
+                        fight, cid, target, Attack(actor=cid, target=target.id, weapon=weapon.name)))
+                    or try_command(fight, Attack(actor=cid, target=target.id, weapon=weapon.name))
+                ):  # fmt: skip
                     break
             dest = self._approach(s, me, target) if moves < 2 else None
             if dest is None or not try_command(fight, Move(actor=cid, to=dest)):
@@ -1177,6 +1182,9 @@ class _Turn:
                     plans.append(_Plan(v - cost, [Reload(actor=me.id, weapon=w.name),
                                                   Attack(actor=me.id, target=t.id, weapon=w.name)],
                                        "reload+attack", target=t.id))  # fmt: skip
+        # class abilities: trick attack, get 'em (sim.class_choices; their values include the square's risk)
+        for value, cmds, label, who in class_choices.class_plans(self):
+            plans.append(_Plan(value, cmds, label, target=who))
         # get out of reach without provoking: withdraw (full action)
         if can_full and here_threat:
             spot = self.safest_withdraw()
