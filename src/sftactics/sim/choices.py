@@ -7,7 +7,10 @@ The policies in :mod:`sftactics.sim.policies` call in here at a few points of a 
 * :func:`heal`: a healing ability or spell (``specials`` with ``heal``) goes to the ally who needs it most and
   is in reach: a dying ally first, then one stable at 0 HP, then a badly hurt one (no Stamina left and at most
   half its Hit Points), the healer itself included; a touch heal moves next to the patient first when a move
-  and a standard action are both left and the move provokes nothing.
+  and a standard action are both left and the move provokes nothing. Heals that cost Resolve Points (healing
+  channel) keep 1 Resolve Point and count for :data:`RESOLVE_HEAL` of their mean against a spell's; a healer
+  who is itself a patient heals itself as a move action first when it can (and its turn goes on), and a heal of
+  every ally within its range (a full action) comes first when it reaches two patients or more.
 * :func:`simple_blast`: the simple policy's use of an area ability that catches at least two foes and no
   friend (as it throws grenades).
 * :func:`ability_plans`: the tactical policy's options from where it stands: each damaging ability on each
@@ -191,7 +194,7 @@ def heal(fight: Fight, cid: str) -> bool:
     heals = [a for a in paid if a.target == "ally"]
     if not heals:
         return False
-    ab = max(heals, key=lambda a: (_mean(a.heal), a.name))
+    ab = max(heals, key=lambda a: (_heal_worth(a), a.name))
     threatened = bool(_threats(s, me))
     for need, patient in patients:
         if need < 3 and threatened and _provokes(ab):
@@ -207,6 +210,14 @@ def heal(fight: Fight, cid: str) -> bool:
                 try_command(fight, command(after, ab, target=patient.id))
             return True
     return False
+
+
+#: a heal paid with Resolve Points is worth this share of its mean (Resolve also stabilizes and restores Stamina)
+RESOLVE_HEAL = 0.6
+
+
+def _heal_worth(ab: UsableAbility) -> float:
+    return _mean(ab.heal) * (RESOLVE_HEAL if ab.resolve_cost else 1.0)
 
 
 def _affordable(me: Combatant, ab: UsableAbility) -> bool:

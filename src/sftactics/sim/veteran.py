@@ -23,8 +23,15 @@ policy's best plan:
   attack against the first foe to enter its reach, rather than walking into their attacks. Worth the attack,
   times :data:`READY_CHANCE` (the foe may not come); never two turns running without a trigger.
 
-Delay is not used: no number the policy has says when waiting pays. The compiled kernel does not play this
-policy (it refuses every policy but simple and tactical), so a simulation with it runs on the engine.
+* **delay** (ACT-71, CF-16): at the start of its turn, before doing anything, a combatant waits for the next
+  combatant in the order when acting after it pays: that combatant is an ally with a mark to give (get 'em)
+  and the actor has a foe to attack, or it is a foe that fights only in melee and can reach the actor this
+  turn while the actor, a melee fighter, has no foe it could attack this turn (it would only walk into the
+  foe's attacks). The simulation brings a delayer back in right after that combatant's turn; a combatant
+  delays at most once a round.
+
+The compiled kernel does not play this policy (it refuses every policy but simple and tactical), so a simulation
+with it runs on the engine.
 """
 
 from __future__ import annotations
@@ -35,7 +42,18 @@ from sftactics.core.breakdown import BonusType, Term
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import space
 from sftactics.encounter import threat as enc_threat
-from sftactics.encounter.commands import Attack, CoveringFire, Feint, HarryingFire, ManeuverCmd, Ready, TotalDefense
+from sftactics.encounter.commands import (
+    Attack,
+    CoveringFire,
+    Delay,
+    Feint,
+    HarryingFire,
+    ManeuverCmd,
+    Ready,
+    TotalDefense,
+)
+from sftactics.encounter.engine import Fight
+from sftactics.encounter.policy import try_command
 from sftactics.encounter.state import Combatant
 from sftactics.grid.geometry import footprint_distance_ft
 from sftactics.sf1e import stats
@@ -265,6 +283,47 @@ def ready_plan(t: _Turn, readied_last: bool) -> _Plan | None:
     return _Plan(value, [cmd], "ready", target=foe.id)
 
 
+def _next_to_act(t: _Turn) -> Combatant | None:
+    """The next able combatant after the actor in this round's order."""
+    s = t.s
+    order = s.timeline.order
+    if t.me.id not in order:
+        return None
+    done = set(s.timeline.done)
+    for cid in order[order.index(t.me.id) + 1 :]:
+        c = s.get(cid)
+        if cid not in done and not c.delaying and not c.out_of_fight:
+            return c
+    return None
+
+
+def delay_reason(t: _Turn) -> str | None:
+    """Why the actor should wait for the next combatant (see the module docstring), or None."""
+    from sftactics.sim import choices
+
+    if not t.s.timeline.turn_fresh or t.me.position is None:
+        return None
+    nxt = _next_to_act(t)
+    if nxt is None:
+        return None
+    if nxt.side == t.me.side:
+        marks = [a.name for a in choices.usable(nxt) if a.mark is not None]
+        if marks and t.targets and t.attacks_from(t.me.position, full=False):
+            return f"waits for {nxt.id}'s {marks[0]}"
+        return None
+    here = space.footprint(t.me)
+    there = space.footprint(nxt)
+    if here is None or there is None or _ranged(t.me) or not _melee(t.me) or _ranged(nxt) or not _melee(nxt):
+        return None
+    reach = max(space.weapon_reach(t.me, w) for w in _melee(t.me))
+    nearest = min((footprint_distance_ft(here, fp) for fp in t.foe_fps.values()), default=None)
+    if nearest is None or nearest <= t.speed + reach:
+        return None  # a foe it can attack after a move: no reason to wait
+    if footprint_distance_ft(here, there) > 2 * stats.speed(nxt.creature).total + 5:
+        return None  # the foe cannot come this turn
+    return f"waits for {nxt.id} to come into reach"
+
+
 class VeteranPolicy(TacticalPolicy):
     """The tactical policy with harrying and covering fire, total defense, trip, disarm, feint and ready."""
 
@@ -273,6 +332,19 @@ class VeteranPolicy(TacticalPolicy):
     def __init__(self, weights: TacticalWeights | None = None, morale: Morale = DEFAULT_MORALE) -> None:
         super().__init__(weights, morale)
         self.readied: set[str] = set()  # who readied on its last turn
+        self.delayed: set[tuple[str, int]] = set()  # (who, round): delayed once this round
+
+    def _turn(self, fight: Fight, cid: str) -> None:
+        s = fight.state
+        key = (cid, s.timeline.round)
+        if key not in self.delayed and s.timeline.turn_fresh:
+            from sftactics.sim.policies import _Turn
+
+            if delay_reason(_Turn(self, s, cid)) is not None:
+                self.delayed.add(key)
+                if try_command(fight, Delay(actor=cid)):
+                    return
+        super()._turn(fight, cid)
 
     def extra_plans(self, t: _Turn, stay_cost: float, aoo_here: float) -> list[_Plan]:
         me, s = t.me, t.s
