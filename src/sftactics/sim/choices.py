@@ -463,6 +463,19 @@ def without_specials(enc: Encounter) -> Encounter:
     return enc.model_copy(update={"combatants": out})
 
 
+def without_class_abilities(enc: Encounter) -> Encounter:
+    """``enc`` without the class abilities the compiled kernel refuses (riders, marks, Resolve costs, heals of the
+    user or its allies: ``UsableAbility.is_class_ability``); spells and passive numbers stay."""
+    out = {}
+    for cid, c in enc.combatants.items():
+        if any(a.is_class_ability for a in c.creature.stat.specials):
+            keep = tuple(a for a in c.creature.stat.specials if not a.is_class_ability)
+            stat = c.creature.stat.model_copy(update={"specials": keep})
+            c = c.model_copy(update={"creature": c.creature.model_copy(update={"stat": stat})})
+        out[cid] = c
+    return enc.model_copy(update={"combatants": out})
+
+
 __all__ = [
     "ability_plans",
     "command",
@@ -472,5 +485,6 @@ __all__ = [
     "rider_value",
     "simple_blast",
     "uses_left",
+    "without_class_abilities",
     "without_specials",
 ]
