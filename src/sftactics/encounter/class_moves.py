@@ -16,13 +16,13 @@ Everything is checked before anything happens: a refused command changes nothing
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sftactics.core.breakdown import Term
 from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import RuleViolation, SftError
 from sftactics.encounter import movement, reactions, space, timing
-from sftactics.encounter.commands import UseAbility
+from sftactics.encounter.commands import AreaSpec, AttackSpec, SaveSpec, UseAbility
 from sftactics.encounter.events import CheckMade, CombatantChanged
 from sftactics.encounter.outcomes import check_data, injury_data
 from sftactics.encounter.state import Combatant
@@ -36,6 +36,45 @@ from sftactics.sf1e.usable import UsableAbility
 
 if TYPE_CHECKING:
     from sftactics.encounter.actions import Ctx
+
+
+def use_command(
+    actor: str, ab: UsableAbility, *, target: str | None = None, area: AreaSpec | None = None,
+    weapon: str | None = None, to: tuple[int, int] | None = None,
+) -> UseAbility:  # fmt: skip
+    """The ``use_ability`` command that uses the stat-block ability ``ab`` (its numbers as they are written; a
+    class ability also carries its range, Resolve cost, rider or mark, ``weapon`` and ``to``). The simulation
+    policies and ``play``'s ``use NAME`` build their commands with it."""
+    extra: dict[str, Any] = {}
+    if ab.is_class_ability:
+        extra = {
+            "resolve_cost": ab.resolve_cost,
+            "range_ft": ab.range_ft if ab.target in ("ally", "foe") and ab.rider is None else None,
+            "allies_ft": ab.range_ft if ab.target == "allies" else None,
+            "self_only": ab.target == "self",
+            "weapon": weapon,
+            "rider": ab.rider,
+            "mark": ab.mark,
+            "to": to,
+        }
+    return UseAbility(
+        actor=actor,
+        name=ab.name,
+        action=ab.action,
+        kind=ab.kind,
+        target=target,
+        area=area,
+        attack=None if ab.attack is None else AttackSpec(vs=ab.attack.vs, bonus=ab.attack.bonus,
+                                                          ranged=ab.attack.ranged, range_ft=ab.range_ft),
+        save=None if ab.save is None else SaveSpec(type=ab.save.type, dc=ab.save.dc, on_save=ab.save.on_save),
+        damage=ab.damage,
+        heal=ab.heal,
+        uses=ab.uses,
+        pool=ab.pool_name,
+        conditions=ab.conditions,
+        provokes=ab.provokes,
+        **extra,
+    )  # fmt: skip
 
 
 def is_class_move(cmd: UseAbility) -> bool:
@@ -254,4 +293,4 @@ def _skill_check(tx: Tx, cid: str, tid: str, cmd: UseAbility) -> bool:
     return r.success
 
 
-__all__ = ["do_class_move", "is_class_move"]
+__all__ = ["do_class_move", "is_class_move", "use_command"]

@@ -391,16 +391,64 @@ def p_escape(ctx: Ctx, args: list[str]) -> Command:
 
 _AREAS = ("burst", "emanation", "spread", "cone", "line")
 _USE_KEYS = {"on": -1, "attack": -1, "save": -1, "damage": -1, "at": 1, "toward": 1, "dir": 1, "action": 1,
-             "kind": 1, "provokes": 0, **dict.fromkeys(_AREAS, 1)}  # fmt: skip
+             "kind": 1, "provokes": 0, "with": -1, "to": 1, **dict.fromkeys(_AREAS, 1)}  # fmt: skip
+
+
+def _own_ability(ctx: Ctx, args: list[str]) -> str | None:
+    """The name of the actor's stat-block ability that ``args`` begin with (the longest), if any."""
+    try:
+        specials = ctx.state.creature(ctx.actor()).stat.specials
+    except (Usage, SftError, KeyError):
+        return None
+    low = [a.lower() for a in args]
+    for name in sorted((a.name for a in specials), key=len, reverse=True):
+        words = name.lower().split()
+        if low[: len(words)] == words:
+            return name
+    return None
+
+
+def _stat_block_use(ctx: Ctx, name: str, found: dict[str, list[str]], usage: str) -> Command | None:
+    """``use NAME [on TARGET] [with WEAPON] [to X,Y] [burst...]`` for an ability of the actor's stat block: the
+    command with the stat block's numbers (``encounter.class_moves.use_command``); None when NAME is none of its
+    abilities or the numbers are given inline."""
+    from sftactics.encounter.class_moves import use_command
+
+    if any(k in found for k in ("attack", "save", "damage", "action", "kind")):
+        return None
+    actor = ctx.actor()
+    specials = ctx.state.creature(actor).stat.specials
+    names = [a.name for a in specials]
+    try:
+        chosen = match_name(name, names, f"ability of {actor}")
+    except Usage:
+        return None
+    ab = next(a for a in specials if a.name == chosen)
+    on = _one(found, "on", usage)
+    weapon = _one(found, "with", usage)
+    to = _one(found, "to", usage)
+    area = _area_from(found, usage) if any(shape in found for shape in _AREAS) else None
+    return use_command(
+        actor, ab, target=ctx.name(on) if on else None, area=cmds.AreaSpec.model_validate(area) if area else None,
+        weapon=ctx.weapon(actor, weapon) if weapon else None, to=square(to, usage) if to else None,
+    )  # fmt: skip
 
 
 def p_use(ctx: Ctx, args: list[str]) -> Command:
     usage = ("use NAME [on TARGET] [attack eac|kac BONUS [melee] [range FT]] [save fort|ref|will DC "
              "[half|negates|partial]] [damage DICE] [burst|emanation|spread|cone|line FT [at X,Y] [toward X,Y] "
              "[dir N|NE|E...]] [action move|swift|full] [kind Ex|Sp|Su|spell|item] [provokes]")  # fmt: skip
-    head, found = split_words(args, _USE_KEYS)
+    own = _own_ability(ctx, args)  # a stat-block ability's name may hold a key word ("trick attack")
+    if own is not None:
+        rest_head, found = split_words(args[len(own.split()) :], _USE_KEYS)
+        head = [own, *rest_head]
+    else:
+        head, found = split_words(args, _USE_KEYS)
     if not head:
         raise Usage(f"Which ability? Usage: {usage}")
+    known = _stat_block_use(ctx, " ".join(head), found, usage)
+    if known is not None:
+        return known
     data: dict[str, Any] = {"type": "use_ability", "actor": ctx.actor(), "name": " ".join(head)}
     on = _one(found, "on", usage)
     if on:

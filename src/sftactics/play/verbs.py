@@ -285,15 +285,18 @@ HAND_WRITTEN: tuple[Verb, ...] = (
     ),
     _v(
         "use",
-        "use NAME [on TARGET] [attack eac|kac BONUS] [save fort|ref|will DC [half]] [damage DICE] "
-        "[burst|cone|line|... FT at X,Y]",
+        "use NAME [on TARGET] [with WEAPON] [to X,Y] [attack eac|kac BONUS] [save fort|ref|will DC [half]] "
+        "[damage DICE] [burst|cone|line|... FT at X,Y]",
         "use fire blast on ksarik save ref 13 half damage 2d6 F",
-        "use a special ability, spell or item described inline",
+        "use an ability of the stat block (trick attack, get 'em, healing channel, a spell...) with its numbers, "
+        "or one described inline",
         "use_ability",
         p_use,
         args=("text",),
         words={
             "on": "name",
+            "with": "weapon",
+            "to": "square",
             "attack": "choice:eac|kac",
             "save": "choice:fort|ref|will",
             "damage": "text",

@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING
 
 from sftactics.encounter import space
 from sftactics.encounter.budget import Kind
-from sftactics.encounter.commands import AreaSpec, AttackSpec, Command, Draw, Move, SaveSpec, UseAbility
+from sftactics.encounter.class_moves import use_command
+from sftactics.encounter.commands import AreaSpec, Command, Draw, Move, UseAbility
 from sftactics.encounter.engine import Fight
 from sftactics.encounter.policy import try_command
 from sftactics.encounter.state import Combatant, Encounter
@@ -77,38 +78,8 @@ def command(
     me: Combatant, ab: UsableAbility, *, target: str | None = None, area: AreaSpec | None = None,
     weapon: str | None = None, to: Square | None = None,
 ) -> UseAbility:  # fmt: skip
-    """The ``use_ability`` command that uses ``ab`` (the stat block's numbers as they are written); a class
-    ability (``ab.is_class_ability``) also carries its range, Resolve cost, rider or mark, ``weapon`` and ``to``."""
-    extra: dict[str, object] = {}
-    if ab.is_class_ability:
-        extra = {
-            "resolve_cost": ab.resolve_cost,
-            "range_ft": ab.range_ft if ab.target in ("ally", "foe") and ab.rider is None else None,
-            "allies_ft": ab.range_ft if ab.target == "allies" else None,
-            "self_only": ab.target == "self",
-            "weapon": weapon,
-            "rider": ab.rider,
-            "mark": ab.mark,
-            "to": to,
-        }
-    return UseAbility(
-        **extra,  # type: ignore[arg-type]
-        actor=me.id,
-        name=ab.name,
-        action=ab.action,
-        kind=ab.kind,
-        target=target,
-        area=area,
-        attack=None if ab.attack is None else AttackSpec(vs=ab.attack.vs, bonus=ab.attack.bonus,
-                                                          ranged=ab.attack.ranged, range_ft=ab.range_ft),
-        save=None if ab.save is None else SaveSpec(type=ab.save.type, dc=ab.save.dc, on_save=ab.save.on_save),
-        damage=ab.damage,
-        heal=ab.heal,
-        uses=ab.uses,
-        pool=ab.pool_name,
-        conditions=ab.conditions,
-        provokes=ab.provokes,
-    )  # fmt: skip
+    """The ``use_ability`` command that uses ``ab`` (``encounter.class_moves.use_command``)."""
+    return use_command(me.id, ab, target=target, area=area, weapon=weapon, to=to)
 
 
 def _ready(fight: Fight, cid: str, kind: Kind = "standard") -> Combatant | None:
