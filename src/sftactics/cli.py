@@ -166,9 +166,13 @@ def attack_cmd(
     attack_number: Annotated[
         int, typer.Option(help="2E: the attack's place in the turn (multiple attack penalty)", min=1, max=10)
     ] = 1,
+    ability: Annotated[
+        str | None, typer.Option(help="the attacker's attack-rider ability to use (e.g. 'trick attack')")
+    ] = None,
 ) -> None:
     """Resolve one attack between two stat blocks and explain every number (two 2E stat blocks: a 2E Strike,
-    with its degree of success)."""
+    with its degree of success). With --ability, the attacker's class ability adds to the attack (trick attack:
+    its skill check first, then the extra dice and the target flat-footed on a success)."""
     from sftactics.io.scenario2e import statblock2e_ref
     from sftactics.io.statblocks import statblock_ref
 
@@ -186,13 +190,19 @@ def attack_cmd(
     if a.id == d.id:
         d = d.model_copy(update={"id": d.id + " (2)"})
     src = _dice(seed, dice)
-    result = resolve_attack(a, d, weapon, src, Situation(nonlethal=nonlethal))
+    situation, used, before = Situation(nonlethal=nonlethal), a.stat.weapon(weapon), []
+    if ability is not None:
+        from sftactics.sf1e.class_abilities import rider_attack
+
+        used, ac_terms, before = rider_attack(a, d, ability, used, src)
+        situation = Situation(nonlethal=nonlethal, ac_terms=ac_terms)
+    result = resolve_attack(a, d, used, src, situation)
     if as_json:
         data = result.to_dict()
         data["dice"] = [r.to_dict() for r in src.history]
         out.print_json(json.dumps(data))
         return
-    for line in result.lines():
+    for line in [*before, *result.lines()]:
         out.print(line)
 
 

@@ -36,6 +36,7 @@ from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.movement import price_path
 from sftactics.grid.movement import reachable as grid_reachable
 from sftactics.grid.space import reach_covers
+from sftactics.sf1e.class_abilities import describe as describe_ability
 from sftactics.sf1e import stats as sf1e_stats
 from sftactics.sf1e.statblock import Weapon
 
@@ -729,6 +730,7 @@ class StatsValue(_Model):
     sp: int
     rp: int
     flat_footed: bool
+    abilities: tuple[str, ...] = ()  # the stat block's usable abilities, one line each (sf1e.class_abilities)
 
 
 def statistics(enc: Encounter, cid: str) -> Answer[StatsValue]:
@@ -763,10 +765,12 @@ def statistics(enc: Encounter, cid: str) -> Answer[StatsValue]:
         sp=c.state.sp,
         rp=c.state.rp,
         flat_footed=sf1e_stats.is_flat_footed(c),
+        abilities=tuple(describe_ability(a) for a in c.stat.specials),
     )
     outs = [value.eac, value.kac, value.fort, value.ref, value.will, value.initiative, value.speed]
     outs += [x for a in attacks for x in (a.attack, a.damage_bonus)]
     lines = [x.describe() for x in outs]
     lines.append(f"HP {c.state.hp}, SP {c.state.sp}, RP {c.state.rp}" + (", flat-footed" if value.flat_footed else ""))
+    lines += [f"ability: {a}" for a in value.abilities]
     rules = dict.fromkeys(t.rule for x in outs for t in x.terms if t.rule)
     return _answer("stats", value, lines=lines, rules=rules)

@@ -216,3 +216,17 @@ def test_schema_refuses_inconsistent_class_abilities() -> None:
         UsableAbility.model_validate({"name": "x", "target": "passive"})
     with pytest.raises(ValueError):
         UsableAbility.model_validate({"name": "x", "target": "self"})
+
+
+@pytest.mark.rule("X-04", "CON-18")
+def test_the_attack_command_plays_a_rider() -> None:
+    from sftactics.dice.source import ScriptedDice
+    from sftactics.sf1e.attack import Situation, resolve_attack
+
+    tess, gob = _tess(specials=[{"name": "trick attack", "target": "foe", **{"rider": TRICK["rider"]}}]), npc()
+    pistol = tess.stat.weapon("tactical semi-auto pistol")
+    dice = ScriptedDice([12, 7, 4, 5])
+    used, ac, lines = ca.rider_attack(tess, gob, "Trick Attack", pistol, dice)
+    assert used.damage == "1d6+1d8 P" and ac[0].value == -2 and "DC 22" in lines[0]
+    r = resolve_attack(tess, gob, used, dice, Situation(ac_terms=ac))
+    assert r.hit and r.ac.total == 13 and r.damage is not None and r.damage.amount == 9

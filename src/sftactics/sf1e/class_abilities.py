@@ -26,7 +26,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from sftactics.core.breakdown import BonusType, Term
-from sftactics.core.errors import RuleViolation
+from sftactics.core.check import CheckKind, resolve
+from sftactics.core.errors import RuleViolation, SftError
+from sftactics.dice.source import DiceSource
+from sftactics.sf1e import conditions as cond
+from sftactics.sf1e import stats
 from sftactics.sf1e.statblock import StatBlock, Weapon
 from sftactics.sf1e.state import Creature
 from sftactics.sf1e.usable import UsableAbility, UsableCheck, UsableRider
@@ -121,8 +125,76 @@ def check_resolve(user: Creature, ab: UsableAbility) -> None:
         )
 
 
+def rider_attack(
+    user: Creature, target: Creature, name: str, weapon: Weapon, dice: DiceSource
+) -> tuple[Weapon, tuple[Term, ...], list[str]]:
+    """The attack ``user``'s rider ability ``name`` makes with ``weapon`` on ``target`` away from a map (the
+    ``attack`` command): its skill check, then the weapon with the extra dice and the AC terms on a success, and
+    the lines that explain the check."""
+    ab = next((a for a in user.stat.specials if a.name.lower() == name.lower()), None)
+    if ab is None or ab.rider is None:
+        riders = ", ".join(a.name for a in user.stat.specials if a.rider is not None) or "none"
+        raise SftError(f"{user.name} has no attack-rider ability named {name!r} (has: {riders})")
+    rider = ab.rider
+    check_rider_weapon(ab, rider, weapon)
+    lines: list[str] = []
+    if rider.check is not None:
+        skill = best_skill(user, rider.check)
+        dc, terms = check_dc(rider.check, target)
+        r = resolve(CheckKind.SKILL, stats.skill_bonus(user, skill), dc, dice, purpose=f"{ab.name} ({skill})")
+        lines.append(f"{ab.name}: {skill} check against DC {dc} ({' '.join(t.describe() for t in terms)})")
+        lines.append(f"  Roll: {r.describe()}" + ("" if r.success else " (a plain attack: no extra damage)"))
+        if not r.success:
+            return weapon, (), lines
+    used = with_extra_damage(weapon, rider.extra_damage) if rider.extra_damage else weapon
+    ac: tuple[Term, ...] = ()
+    if rider.flat_footed and "flat-footed" not in cond.active(target):
+        ac = (Term(FLAT_FOOTED_AC, f"flat-footed against {ab.name}", FLAT_FOOTED_RULE),)
+    return used, ac, lines
+
+
+def describe(ab: UsableAbility) -> str:
+    """One line for people: what the stat-block ability does, with its numbers."""
+    head = [ab.kind]
+    if ab.target != "passive":
+        head.append(f"{ab.action} action")
+    if ab.resolve_cost:
+        head.append(f"{ab.resolve_cost} RP")
+    if ab.uses is not None:
+        head.append(f"{ab.uses} uses" + (f" ({ab.pool})" if ab.pool else ""))
+    parts: list[str] = []
+    if ab.rider is not None:
+        r = ab.rider
+        if r.move:
+            parts.append("move up to its speed, then")
+        what = "attack with a small arm or an operative melee weapon" if r.weapons == "operative_or_small_arm" else (
+            "attack with a weapon")
+        parts.append(what)
+        if r.check is not None:
+            parts.append(f"after {' or '.join(r.check.skills)} against DC {r.check.dc_base} + the target's CR; on a "
+                         "success")
+        if r.extra_damage:
+            parts.append(f"+{r.extra_damage} damage")
+        if r.flat_footed:
+            parts.append("and the target flat-footed against it")
+    if ab.mark is not None:
+        reach = f" within {ab.range_ft} ft" if ab.range_ft else ""
+        parts.append(f"+{ab.mark.bonus} {ab.mark.type} to its side's attack rolls against one foe{reach} until the "
+                     "start of its next turn")
+    if ab.heal is not None:
+        who = {"self": "itself", "allies": f"every ally within {ab.range_ft} ft", "ally": "an ally" + (
+            " touched" if ab.range_ft == 0 else f" within {ab.range_ft} ft")}.get(ab.target, ab.target)
+        parts.append(f"heals {ab.heal} to {who}")
+    if ab.damage is not None:
+        parts.append(f"{ab.damage} damage" + (f", {ab.save.type} DC {ab.save.dc} {ab.save.on_save}" if ab.save else ""))
+    for p in ab.passive:
+        parts.append(f"{p.value:+d} {p.selector}" + (f" ({p.type})" if p.type != "untyped" else ""))
+    return f"{ab.name} ({', '.join(head)}): {' '.join(parts) or 'see its source'}"
+
+
 __all__ = [
     "CLASS_RULE",
+    "describe",
     "FLAT_FOOTED_AC",
     "FLAT_FOOTED_RULE",
     "best_skill",
@@ -133,6 +205,7 @@ __all__ = [
     "healing_channel_dice",
     "mark_label",
     "passive_terms",
+    "rider_attack",
     "target_tag",
     "trick_attack_dice",
     "with_extra_damage",
