@@ -224,17 +224,36 @@ def class_specials(cls: str, level: int) -> list[dict[str, Any]]:
     from sftactics.sf1e.class_abilities import get_em_bonus, healing_channel_dice, trick_attack_dice
 
     if cls == "operative":
-        return [{"name": "trick attack", "kind": "Ex", "action": "full", "target": "foe",
-                 "rider": {"check": {"skills": ["stealth", "bluff", "intimidate"], "dc_base": 20},
-                           "extra_damage": trick_attack_dice(level), "flat_footed": True, "move": True,
-                           "weapons": "operative_or_small_arm"},
-                 "source": f"trick attack (Core Rulebook p. 93): move, then a skill check against DC 20 + CR; on a "
-                           f"success +{trick_attack_dice(level)} and the target flat-footed against the attack"}]
+        return [
+            {
+                "name": "trick attack",
+                "kind": "Ex",
+                "action": "full",
+                "target": "foe",
+                "rider": {
+                    "check": {"skills": ["stealth", "bluff", "intimidate"], "dc_base": 20},
+                    "extra_damage": trick_attack_dice(level),
+                    "flat_footed": True,
+                    "move": True,
+                    "weapons": "operative_or_small_arm",
+                },
+                "source": f"trick attack (Core Rulebook p. 93): move, then a skill check against DC 20 + CR; on a "
+                f"success +{trick_attack_dice(level)} and the target flat-footed against the attack",
+            }
+        ]
     if cls == "envoy":
-        return [{"name": "get 'em", "kind": "Ex", "action": "move", "target": "foe", "range_ft": 60,
-                 "mark": {"bonus": get_em_bonus(level), "type": "morale"},
-                 "source": f"get 'em (Core Rulebook p. 63): +{get_em_bonus(level)} morale bonus to the side's attack "
-                           "rolls against one foe within 60 ft until the start of the envoy's next turn"}]
+        return [
+            {
+                "name": "get 'em",
+                "kind": "Ex",
+                "action": "move",
+                "target": "foe",
+                "range_ft": 60,
+                "mark": {"bonus": get_em_bonus(level), "type": "morale"},
+                "source": f"get 'em (Core Rulebook p. 63): +{get_em_bonus(level)} morale bonus to the side's attack "
+                "rolls against one foe within 60 ft until the start of the envoy's next turn",
+            }
+        ]
     if cls == "mystic":
         dice = healing_channel_dice(level)
         src = f"healing channel (healer connection, Core Rulebook p. 85): 1 Resolve Point, {dice}"

@@ -190,7 +190,8 @@ def attack_cmd(
     if a.id == d.id:
         d = d.model_copy(update={"id": d.id + " (2)"})
     src = _dice(seed, dice)
-    situation, used, before = Situation(nonlethal=nonlethal), a.stat.weapon(weapon), []
+    situation, used = Situation(nonlethal=nonlethal), a.stat.weapon(weapon)
+    before: list[str] = []
     if ability is not None:
         from sftactics.sf1e.class_abilities import rider_attack
 

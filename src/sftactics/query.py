@@ -36,8 +36,8 @@ from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.movement import price_path
 from sftactics.grid.movement import reachable as grid_reachable
 from sftactics.grid.space import reach_covers
-from sftactics.sf1e.class_abilities import describe as describe_ability
 from sftactics.sf1e import stats as sf1e_stats
+from sftactics.sf1e.class_abilities import describe as describe_ability
 from sftactics.sf1e.statblock import Weapon
 
 Square = tuple[int, int]

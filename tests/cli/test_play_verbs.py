@@ -252,10 +252,13 @@ def test_a_line_keeps_json_values_whole_and_quoted_names_together(duel: Fight) -
 @pytest.mark.rule("X-04")
 def test_use_takes_a_stat_block_ability_with_its_numbers() -> None:
     enc = load_scenario(Path(__file__).resolve().parents[2] / "scenarios" / "firefight-cover.yaml")
-    trick = parse_line(Ctx(enc, "Nyx"), "use trick attack on EMT with sonic to 3,4".split())
-    assert isinstance(trick, UseAbility) and trick.rider is not None and trick.weapon == "thunderstrike sonic pistol"
+    trick = parse_line(Ctx(enc, "Nyx"), ["use", "trick", "attack", "on", "EMT", "with", "sonic", "to", "3,4"])
+    assert isinstance(trick, UseAbility) and trick.rider is not None
+    assert trick.weapon == "thunderstrike sonic pistol"
     assert trick.to == (3, 4) and trick.action == "full"
-    get_em = parse_line(Ctx(enc, "Vela"), "use get 'em on EMT".split())
+    get_em = parse_line(Ctx(enc, "Vela"), ["use", "get", "'em", "on", "EMT"])
     assert isinstance(get_em, UseAbility) and get_em.mark is not None and get_em.range_ft == 60
-    inline = parse_line(Ctx(enc, "Sorin"), "use fire blast on EMT save ref 13 half damage 2d6 F".split())
+    inline = parse_line(
+        Ctx(enc, "Sorin"), ["use", "fire", "blast", "on", "EMT", "save", "ref", "13", "half", "damage", "2d6", "F"]
+    )
     assert isinstance(inline, UseAbility) and inline.rider is None and inline.damage == "2d6 F"

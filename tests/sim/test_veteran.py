@@ -11,11 +11,11 @@ import pytest
 from sftactics.encounter.commands import Begin
 from sftactics.io.scenario import load_scenario
 from sftactics.sim import policies
+from sftactics.sim.choices import without_class_abilities
 from sftactics.sim.fight import SimFight, run_fight
 from sftactics.sim.policies import make_policy
 from sftactics.sim.runner import SimJob
 from sftactics.sim.veteran import LATER, VeteranPolicy, d20_chance, feint_plans, ready_plan
-from sftactics.sim.choices import without_class_abilities
 
 from .conftest import write
 from .test_policies import OPEN, _turn, _types

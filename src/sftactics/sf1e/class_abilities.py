@@ -76,7 +76,10 @@ def check_dc(check: UsableCheck, target: Creature) -> tuple[int, tuple[Term, ...
     (1/2, 1/3...) adds nothing: the DC is a whole number and the table's fractions are below 1."""
     cr = target.stat.cr_value if target.stat.cr is not None else Fraction(target.stat.effective_level)
     add = int(cr) if cr >= 1 else 0
-    terms = (Term(check.dc_base, "base DC", CLASS_RULE), Term(add, f"{target.name}'s CR {target.stat.cr or add}", CLASS_RULE))
+    terms = (
+        Term(check.dc_base, "base DC", CLASS_RULE),
+        Term(add, f"{target.name}'s CR {target.stat.cr or add}", CLASS_RULE),
+    )
     return check.dc_base + add, terms
 
 
@@ -93,9 +96,8 @@ def check_rider_weapon(ab: UsableAbility, rider: UsableRider, weapon: Weapon) ->
     if rider.weapons == "operative_or_small_arm":
         ok = weapon.category == "small_arm" or (weapon.is_melee and weapon.operative)
         if not ok:
-            raise RuleViolation(
-                CLASS_RULE, f"{ab.name} needs a small arm or a melee weapon with the operative property, not {weapon.name}"
-            )
+            why = f"{ab.name} needs a small arm or a melee weapon with the operative property, not {weapon.name}"
+            raise RuleViolation(CLASS_RULE, why)
     if weapon.area is not None or weapon.is_grenade:
         raise RuleViolation(CLASS_RULE, f"{ab.name} needs a weapon that makes an attack roll, not {weapon.name}")
 
@@ -155,7 +157,7 @@ def rider_attack(
 
 def describe(ab: UsableAbility) -> str:
     """One line for people: what the stat-block ability does, with its numbers."""
-    head = [ab.kind]
+    head: list[str] = [ab.kind]
     if ab.target != "passive":
         head.append(f"{ab.action} action")
     if ab.resolve_cost:
@@ -167,23 +169,32 @@ def describe(ab: UsableAbility) -> str:
         r = ab.rider
         if r.move:
             parts.append("move up to its speed, then")
-        what = "attack with a small arm or an operative melee weapon" if r.weapons == "operative_or_small_arm" else (
-            "attack with a weapon")
+        what = (
+            "attack with a small arm or an operative melee weapon"
+            if r.weapons == "operative_or_small_arm"
+            else ("attack with a weapon")
+        )
         parts.append(what)
         if r.check is not None:
-            parts.append(f"after {' or '.join(r.check.skills)} against DC {r.check.dc_base} + the target's CR; on a "
-                         "success")
+            parts.append(
+                f"after {' or '.join(r.check.skills)} against DC {r.check.dc_base} + the target's CR; on a success"
+            )
         if r.extra_damage:
             parts.append(f"+{r.extra_damage} damage")
         if r.flat_footed:
             parts.append("and the target flat-footed against it")
     if ab.mark is not None:
         reach = f" within {ab.range_ft} ft" if ab.range_ft else ""
-        parts.append(f"+{ab.mark.bonus} {ab.mark.type} to its side's attack rolls against one foe{reach} until the "
-                     "start of its next turn")
+        parts.append(
+            f"+{ab.mark.bonus} {ab.mark.type} to its side's attack rolls against one foe{reach} until the "
+            "start of its next turn"
+        )
     if ab.heal is not None:
-        who = {"self": "itself", "allies": f"every ally within {ab.range_ft} ft", "ally": "an ally" + (
-            " touched" if ab.range_ft == 0 else f" within {ab.range_ft} ft")}.get(ab.target, ab.target)
+        who = {
+            "self": "itself",
+            "allies": f"every ally within {ab.range_ft} ft",
+            "ally": "an ally" + (" touched" if ab.range_ft == 0 else f" within {ab.range_ft} ft"),
+        }.get(ab.target, ab.target)
         parts.append(f"heals {ab.heal} to {who}")
     if ab.damage is not None:
         parts.append(f"{ab.damage} damage" + (f", {ab.save.type} DC {ab.save.dc} {ab.save.on_save}" if ab.save else ""))
@@ -194,13 +205,13 @@ def describe(ab: UsableAbility) -> str:
 
 __all__ = [
     "CLASS_RULE",
-    "describe",
     "FLAT_FOOTED_AC",
     "FLAT_FOOTED_RULE",
     "best_skill",
     "check_dc",
     "check_resolve",
     "check_rider_weapon",
+    "describe",
     "get_em_bonus",
     "healing_channel_dice",
     "mark_label",

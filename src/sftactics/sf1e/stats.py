@@ -392,7 +392,8 @@ def speed(c: Creature, mode: str | None = None) -> Breakdown:
     if c.stat.specials and base > 0:  # a passive ability's speed bonus (sf1e.class_abilities)
         from sftactics.sf1e.class_abilities import passive_terms
 
-        terms += [Term(t.value, t.label, t.rule, B, t.source) for t in passive_terms(c.stat, frozenset({f"speed.{mode}"}))]
+        passive = passive_terms(c.stat, frozenset({f"speed.{mode}"}))
+        terms += [Term(t.value, t.label, t.rule, B, t.source) for t in passive]
     effects = {d.name: d.speed for d in cond.active(c).values() if d.speed}
     if c.stat.armor is not None and c.stat.armor.category == "powered" and not _armor_proficient(c):
         effects["non-proficient powered armor"] = "half"
