@@ -69,9 +69,10 @@ def gallop() -> Encounter:
 
 @cache
 def triage() -> Encounter:
-    """Two hurt characters without the Resolve to stabilize and a mystic with Medicine: first aid (INJ-09)."""
+    """Two hurt characters without the Resolve to stabilize and a mystic with Medicine: first aid (INJ-09). The
+    soldier without its fighting style (its initiative and speed), as the scripts below were chosen for."""
     room = "#" * 14 + "\n" + ("#" + "." * 12 + "#\n") * 5 + "#" * 14 + "\n"
-    return _build(
+    return _without_passives(_build(
         "triage",
         room,
         [
@@ -83,7 +84,16 @@ def triage() -> Encounter:
             {"id": "Brute", "side": "gang", "statblock": BRUTE, "at": [8, 2]},
             {"id": "Ksarik", "side": "gang", "statblock": "ksarik", "at": [9, 4]},
         ],
-    )  # fmt: skip
+    ))  # fmt: skip
+
+
+def _without_passives(enc: Encounter) -> Encounter:
+    out = {}
+    for cid, c in enc.combatants.items():
+        stat = c.creature.stat
+        stat = stat.model_copy(update={"specials": tuple(a for a in stat.specials if a.target != "passive")})
+        out[cid] = c.model_copy(update={"creature": c.creature.model_copy(update={"stat": stat})})
+    return enc.model_copy(update={"combatants": out})
 
 
 # ---------------------------------------------------------------- the engine with a script, the tactical policy
