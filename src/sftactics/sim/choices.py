@@ -136,8 +136,10 @@ def _within(me: Combatant, other: Combatant, range_ft: int) -> bool:
     return footprint_distance_ft(a, b) <= max(range_ft, 5)
 
 
-def heal(fight: Fight, cid: str) -> bool:
-    """Heal the ally who needs it most with a healing ability in reach (see the module docstring)."""
+def heal(fight: Fight, cid: str, *, self_move: bool = True) -> bool:
+    """Heal the ally who needs it most with a healing ability in reach (see the module docstring). Without
+    ``self_move`` (the simple policy, whose turn ends once its move action is spent) no heal of the user as a
+    move action."""
     me = _ready(fight, cid)
     if me is None:
         return False
@@ -150,7 +152,7 @@ def heal(fight: Fight, cid: str) -> bool:
         return False
     paid = [a for a in usable(me) if a.is_heal and _affordable(me, a)]
     selfish = [a for a in paid if a.target == "self" and a.action == "move"]
-    if selfish and any(c.id == cid for _, c in patients) and _ready(fight, cid, "move") is not None:
+    if self_move and selfish and any(c.id == cid for _, c in patients) and _ready(fight, cid, "move") is not None:
         ab = max(selfish, key=lambda a: (_mean(a.heal), a.name))
         if try_command(fight, command(me, ab)):
             return False  # a move action: the turn goes on (sim.class_choices)

@@ -251,7 +251,7 @@ class SimplePolicy:
             _end_turn(fight, cid)
             return
         choices.draw_weapon(fight, cid)
-        if choices.heal(fight, cid) or choices.simple_blast(fight, cid):  # abilities and spells (sim.choices)
+        if choices.heal(fight, cid, self_move=False) or choices.simple_blast(fight, cid):  # abilities and spells
             _end_turn(fight, cid)
             return
         for moves in range(3):
