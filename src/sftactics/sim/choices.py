@@ -23,7 +23,8 @@ The policies in :mod:`sftactics.sim.policies` call in here at a few points of a 
 
 Uses are the engine's: the command carries the stat block's ``uses`` and ``pool``, the combatant's
 ``uses_spent`` counts them and the engine refuses one too many (SPA-02), so a policy needs no memory of them.
-The compiled kernel makes the same choices by the same numbers (``sim.kernel.abilities``), except for abilities
+The compiled kernel makes the same choices by the same numbers (``sim.kernel.abilities``, ``sim.kernel.classes``
+for the Resolve-costed heals), except for attack riders and marks (trick attack, get 'em), abilities
 that give conditions, take other than a standard action or fill an emanation, and grenades with riders or saves
 other than Reflex half (``sim.kernel.model.unsupported``: the engine plays those fights).
 """
@@ -449,6 +450,20 @@ def without_class_abilities(enc: Encounter) -> Encounter:
     return enc.model_copy(update={"combatants": out})
 
 
+def without_riders_and_marks(enc: Encounter) -> Encounter:
+    """``enc`` without the attack riders (trick attack) and marks (get 'em) the compiled kernel still refuses;
+    Resolve-costed heals (healing channel), spells and passive numbers stay (``sim.kernel.classes``)."""
+    out = {}
+    for cid, c in enc.combatants.items():
+        specials = c.creature.stat.specials
+        if any(a.rider is not None or a.mark is not None for a in specials):
+            keep = tuple(a for a in specials if a.rider is None and a.mark is None)
+            stat = c.creature.stat.model_copy(update={"specials": keep})
+            c = c.model_copy(update={"creature": c.creature.model_copy(update={"stat": stat})})
+        out[cid] = c
+    return enc.model_copy(update={"combatants": out})
+
+
 __all__ = [
     "ability_plans",
     "command",
@@ -459,5 +474,6 @@ __all__ = [
     "simple_blast",
     "uses_left",
     "without_class_abilities",
+    "without_riders_and_marks",
     "without_specials",
 ]

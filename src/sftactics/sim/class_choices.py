@@ -16,8 +16,8 @@
   stabilizing: a heal of the user as a move action comes first when the healer is itself the patient (the turn
   goes on), the 30-ft heal when two or more hurt allies are within it, else the strongest heal for one ally.
 
-The compiled kernel plays none of these (``sim.kernel.specials`` refuses them), so these choices need no twin
-in the kernel.
+The compiled kernel refuses riders and marks (``sim.kernel.specials``), so those choices need no twin there;
+it plays the Resolve-costed heals as ``choices.heal`` chooses them (``sim.kernel.classes``).
 """
 
 from __future__ import annotations

@@ -142,7 +142,8 @@ class Tracker:
 
     def observe(self, before: Encounter, cmd: Command, events: list[Event]) -> None:
         source: tuple[str, str] | None = None
-        chooser = getattr(cmd, "actor", None) if cmd.type in ("stabilize", "stay_in_the_fight") else None
+        chosen = cmd.type in ("stabilize", "stay_in_the_fight") or getattr(cmd, "resolve_cost", 0) > 0
+        chooser = getattr(cmd, "actor", None) if chosen else None  # Resolve spent by choice (healing channel too)
         for ev in events:
             if isinstance(ev, CreatureChanged):
                 self._changed(ev.id, ev.state, source, chooser == ev.id)

@@ -28,9 +28,10 @@ class CombatantOutcome:
 
     ``knocked_out``: unconscious, dying or dead at any moment of the fight (dropped at least once).
     ``died``: dead when the fight ended. ``dying_at_end``: still dying when it ended (it dies unless someone
-    stabilizes it soon). ``rp_spent``: Resolve spent by choice (to stabilize or stay in the fight); ``rp_lost``:
-    Resolve lost otherwise (dying). ``damage_dealt`` / ``damage_taken``: Stamina, Hit Points and temporary HP
-    removed, after DR and resistances (damage to allies counts as dealt too). ``death_cause``: what killed it.
+    stabilizes it soon). ``rp_spent``: Resolve spent by choice (to stabilize, stay in the fight or pay for an
+    ability such as healing channel); ``rp_lost``: Resolve lost otherwise (dying). ``damage_dealt`` /
+    ``damage_taken``: Stamina, Hit Points and temporary HP removed, after DR and resistances (damage to allies
+    counts as dealt too). ``death_cause``: what killed it.
     """
 
     id: str

@@ -5,9 +5,11 @@ the arrays of :mod:`sftactics.sim.kernel.specials` (``Model.ab``):
 
 * :func:`heal` is ``choices.heal``: the ally who needs it most (dying, then stable at 0 HP, then no Stamina
   left and at most half its Hit Points; then the fewest Hit Points, then the id), the healer included, with the
-  heal of the highest average roll; not worth an attack of opportunity unless the patient is dying; a touch
-  heal (or one out of range) moves next to the patient first when a move and a standard action are both left
-  and the move provokes nothing;
+  heal of the highest average roll (Resolve-costed heals: 60% of it, and only with 1 Resolve Point left after);
+  not worth an attack of opportunity unless the patient is dying; a touch heal (or one out of range) moves next
+  to the patient first when a move and a standard action are both left and the move provokes nothing; before
+  that, the heals of the user (a move action) and of every ally in range (a full action) that
+  :mod:`sftactics.sim.kernel.classes` chooses;
 * :func:`simple_blast` is ``choices.simple_blast``: the area ability whose placement catches the most foes (two
   at least) and no friend;
 * :func:`plans` is ``choices.ability_plans``: every damaging ability on every foe in range with line of effect,
@@ -37,6 +39,7 @@ from numba.core import types as nb_types
 from numba.typed import Dict as NumbaDict
 
 from sftactics.sim.choices import LIMITED
+from sftactics.sim.kernel import classes
 from sftactics.sim.kernel.bodies import LINGER, PRONE
 from sftactics.sim.kernel.fight import (
     CHARGE_PENALTY,
@@ -61,11 +64,10 @@ from sftactics.sim.kernel.fight import (
     _prepare_move,
     _roll_damage,
     _save,
-    _spend,
     _track,
 )
 from sftactics.sim.kernel.geo import distance_ft, distance_to_point_ft
-from sftactics.sim.kernel.specials import ON_NEGATES, S_BURST, S_CONE, S_SPREAD, T_ALLY, T_AREA, T_FOE
+from sftactics.sim.kernel.specials import ON_NEGATES, S_BURST, S_CONE, S_SPREAD, T_ALLIES, T_ALLY, T_AREA, T_FOE
 from sftactics.sim.kernel.tactics import (
     C_NONE,
     L_OTHER,
@@ -249,7 +251,7 @@ def use(m: Any, st: Any, c: int, j: int, t: int, point: int, param: int) -> None
     """``do_use_ability`` after the policy's checks: on creature ``t``, or at ``point`` with ``param`` for an
     area."""
     ab = m.ab
-    _spend(st, 0)
+    classes.spend(m, st, c, j)  # a standard action, or the heal's own action and Resolve cost
     st.sc[FRESH] = 0
     if ab.uses[c, j] >= 0:
         st.ab_spent[c, ab.pool[c, j]] += 1
@@ -265,6 +267,11 @@ def use(m: Any, st: Any, c: int, j: int, t: int, point: int, param: int) -> None
             return  # damaged while casting: the spell fails (AOO-11)
     if ab.target[c, j] == T_AREA:
         _area_effect(m, st, c, j, point, param, sa, sw)
+    elif ab.target[c, j] == T_ALLIES:  # one roll heals every ally in range (class_moves._heal_all)
+        amount = max(_roll_damage(st, ab.hn[c, j], ab.hs[c, j], ab.hflat[c, j], 1), 0)
+        for k in range(m.n):
+            if classes.in_burst(m, st, c, j, k):
+                _heal_hp(m, st, k, amount)
     else:
         _single(m, st, c, j, t, sa, sw)
     _check_end(m, st)
@@ -473,14 +480,34 @@ def _spot(m: Any, st: Any, me: int, p: int, within: int) -> int:
 
 
 @_jit
-def heal(m: Any, st: Any, me: int) -> bool:
-    """``choices.heal`` (after :func:`~sftactics.sim.kernel.tactics._begin`; the caller undoes the marks)."""
+def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
+    """``choices.heal`` (after :func:`~sftactics.sim.kernel.tactics._begin`; the caller undoes the marks);
+    ``self_move``: a heal of the user as a move action first (``kernel.classes``)."""
     ab = m.ab
     if not ab.has[me] or not _can(m, st, me, 0):
         return False
+    needs = np.zeros(m.n, dtype=np.int64)
+    anyone = False
+    for c in range(m.n):
+        if m.side[c] == m.side[me]:
+            needs[c] = _need(m, st, c)
+            anyone = anyone or needs[c] > 0
+    if not anyone:
+        return False
+    first, fj = classes.first_heal(m, st, me, needs, self_move)
+    if first == 1:  # healed itself as a move action: the turn goes on, from a fresh look
+        _done(m, st)
+        use(m, st, me, fj, me, -1, 0)
+        _begin(m, st, me)
+        return False
+    if first == 2:
+        _done(m, st)
+        use(m, st, me, fj, -1, -1, 0)
+        return True
     best = -1
     for j in range(ab.ok.shape[1]):
         heals = usable(m, st, me, j) and ab.target[me, j] == T_ALLY and ab.hn[me, j] >= 0
+        heals = heals and classes.affordable(m, st, me, j)
         if heals and (best < 0 or ab.heal_rank[me, j] > ab.heal_rank[me, best]):
             best = j
     if best < 0:
@@ -566,8 +593,8 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
     pts = np.empty(size, dtype=np.int64)
     params = np.empty(size, dtype=np.int64)
     for j in range(ab.ok.shape[1]):
-        if not usable(m, st, me, j) or ab.target[me, j] == T_ALLY:
-            continue
+        if not usable(m, st, me, j) or ab.target[me, j] == T_ALLY or ab.hn[me, j] >= 0:
+            continue  # heals are choices.heal's
         cost = 0.0
         if ab.provokes[me, j]:
             if threat_cost < 0:
@@ -669,7 +696,7 @@ def fallback(m: Any, st: Any, c: int) -> bool:
     if not m.ab.has[c]:
         return False
     _begin(m, st, c)
-    done = heal(m, st, c)
+    done = heal(m, st, c, False)  # the simple policy heals itself with no move action
     _done(m, st)
     return bool(done or simple_blast(m, st, c))
 

@@ -12,7 +12,9 @@ as numerators over one denominator (mixed as ``odds.flat_table`` mixes them, lik
 
 :func:`unsupported_ability` says which abilities the kernel leaves to the engine (then the engine plays the
 fight): conditions given by an ability (the kernel models no conditions from abilities), actions other than a
-standard action, emanations, damage or healing rolls that are not one kind of die in one part.
+standard action (a heal of the user as a move action and of every ally in range as a full action aside:
+``kernel.classes``), emanations, damage or healing rolls that are not one kind of die in one part, attack
+riders (trick attack) and marks (get 'em).
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from sftactics.sf1e.usable import UsableAbility
 from sftactics.sim import odds
 from sftactics.sim.kernel.bodies import _set_prone
 
-#: ``Specials.target``
-T_FOE, T_ALLY, T_AREA = 0, 1, 2
+#: ``Specials.target`` (T_SELF, T_ALLIES: the heals of the user or of every ally in range, ``kernel.classes``)
+T_FOE, T_ALLY, T_AREA, T_SELF, T_ALLIES = 0, 1, 2, 3, 4
 #: ``Specials.shape``
 S_BURST, S_SPREAD, S_CONE, S_LINE = 0, 1, 2, 3
 _SHAPES = {"burst": S_BURST, "spread": S_SPREAD, "cone": S_CONE, "line": S_LINE}
@@ -69,8 +71,9 @@ class Specials(NamedTuple):
     hn: NDArray[np.int32]  # healing: dice, sides, flat (hn -1: no healing)
     hs: NDArray[np.int32]
     hflat: NDArray[np.int32]
-    heal_rank: NDArray[np.int32]  # order of the heals by (mean, name): the policies take the highest
+    heal_rank: NDArray[np.int32]  # order of the heals by (worth, name): the policies take the highest
     sw: NDArray[np.int32]  # the source index the results name it by (after the weapons)
+    rcost: NDArray[np.int32]  # Resolve Points it costs (healing channel; ``kernel.classes``)
     # the tactical policy's numbers (``choices.effect_value``)
     p_hit: NDArray[np.float64]  # [N, J, N, 2, 2] chance the attack roll hits (the target charging; prone)
     p_save: NDArray[np.float64]  # [N, J, N] chance the target saves
@@ -88,24 +91,34 @@ def _one_part(text: str) -> tuple[int, int, int, frozenset[str]] | None:
     return _one_dice_part(parse(text))
 
 
+#: the action each kind of heal takes in the kernel (``choices.heal`` uses a heal of the user as a move action,
+#: of every ally in range as a full action; ``kernel.classes``)
+_HEAL_ACTIONS = {"ally": "standard", "self": "move", "allies": "full"}
+
+
 def used(ab: UsableAbility) -> bool:
-    """Whether the simulation policies ever use ``ab`` (``sim.choices``): a heal for an ally, or an ability that
-    harms (damage or conditions)."""
-    return (ab.is_heal and ab.target == "ally") or ab.is_harmful
+    """Whether the simulation policies ever use ``ab`` (``sim.choices``): a heal for an ally, the user or every
+    ally in range, or an ability that harms (damage or conditions)."""
+    return (ab.is_heal and ab.target in _HEAL_ACTIONS) or ab.is_harmful
 
 
 def unsupported_ability(ab: UsableAbility) -> str:
     """Why the kernel cannot play ``ab`` as the policies use it ("" when it can)."""
-    if ab.is_class_ability:  # riders, marks, Resolve costs, heals of the user or its allies (sf1e.class_abilities)
-        return "a class ability (attack rider, mark, Resolve cost or a heal of the user or its allies)"
+    if ab.rider is not None:  # trick attack (sf1e.class_abilities): the engine's
+        return "a class ability: an attack rider (trick attack's skill check, extra dice and flat-footed target)"
+    if ab.mark is not None:  # get 'em: the engine's
+        return "a class ability: a mark (get 'em's bonus to its side's attack rolls against one foe)"
     if not used(ab):
         return ""
-    if ab.action != "standard":
+    if ab.is_heal and ab.target in _HEAL_ACTIONS and not ab.is_harmful:
+        if ab.action != _HEAL_ACTIONS[ab.target]:
+            return f"a heal of {ab.target} as a {ab.action} action (the kernel plays them as choices.heal uses them)"
+    elif ab.action != "standard":
         return f"a {ab.action} action (the kernel plays standard-action abilities)"
     if ab.conditions:
         names = ", ".join(sorted(str(c.get("name", "?")) for c in ab.conditions))
         return f"gives conditions ({names}: the kernel models no conditions from abilities)"
-    if ab.is_heal and (ab.is_harmful or ab.attack is not None or ab.save is not None):
+    if ab.is_heal and (ab.is_harmful or ab.attack is not None or ab.save is not None or ab.target == "area"):
         return "heals and harms at once"
     if ab.target == "area" and (ab.area is None or ab.area.shape not in _SHAPES):
         return f"an area of shape {ab.area.shape if ab.area else 'none'} (bursts, spreads, cones and lines)"
@@ -157,8 +170,8 @@ def build(enc: Encounter, cs: list[Combatant], wcount: list[int], profile: Calla
 
     has = flags(n)
     ok, provokes, spell, has_atk = (flags((n, jmax)) for _ in range(4))
-    target, shape, size, rng, atk, dc, on_save, nd, sd, flat, hs, hflat, heal_rank, sw = (
-        i32((n, jmax)) for _ in range(14)
+    target, shape, size, rng, atk, dc, on_save, nd, sd, flat, hs, hflat, heal_rank, sw, rcost = (
+        i32((n, jmax)) for _ in range(15)
     )
     uses, pool, save, prof, hn = (i32((n, jmax), -1) for _ in range(5))
     pool[:] = 0
@@ -179,7 +192,7 @@ def build(enc: Encounter, cs: list[Combatant], wcount: list[int], profile: Calla
         has[i] = bool(st.specials)
         for p, name in enumerate(pools[i]):
             spent0[i, p] = c.uses_spent.get(name, 0)
-        heals = sorted((_mean(a.heal), a.name, j) for j, a in enumerate(st.specials) if a.heal is not None)
+        heals = sorted((_worth(a), a.name, j) for j, a in enumerate(st.specials) if a.heal is not None)
         for r, (_, _, j) in enumerate(heals):
             heal_rank[i, j] = r
         for j, ab in enumerate(st.specials):
@@ -189,12 +202,15 @@ def build(enc: Encounter, cs: list[Combatant], wcount: list[int], profile: Calla
             if not used(ab) or unsupported_ability(ab):
                 continue
             ok[i, j] = True
-            target[i, j] = {"foe": T_FOE, "ally": T_ALLY, "area": T_AREA}[ab.target]
+            target[i, j] = {"foe": T_FOE, "ally": T_ALLY, "area": T_AREA, "self": T_SELF, "allies": T_ALLIES}[ab.target]
+            rcost[i, j] = ab.resolve_cost
             if ab.area is not None:
                 shape[i, j] = _SHAPES.get(ab.area.shape, 0)
                 size[i, j] = ab.area.size_ft
             rng[i, j] = ab.range_ft
             provokes[i, j] = ab.provokes if ab.provokes is not None else ab.kind in ("Sp", "spell")
+            if ab.is_class_ability:
+                provokes[i, j] = False  # encounter.class_moves provokes nothing
             spell[i, j] = ab.kind in ("Sp", "spell")
             if ab.heal is not None:
                 h = _one_part(ab.heal)
@@ -244,9 +260,16 @@ def build(enc: Encounter, cs: list[Combatant], wcount: list[int], profile: Calla
                 t_off[i, j, k], t_len[i, j, k], t_den[i, j, k] = seen[key]
     return Specials(
         has, ok, target, shape, size, rng, provokes, spell, uses, pool, spent0, has_atk, atk, ac, save, dc, on_save,
-        nd, sd, flat, prof, hn, hs, hflat, heal_rank, sw, p_hit, p_save, t_off, t_len, t_den,
+        nd, sd, flat, prof, hn, hs, hflat, heal_rank, sw, rcost, p_hit, p_save, t_off, t_len, t_den,
         np.array(gv or [0], dtype=np.int32), np.array(gf or [0], dtype=np.int64), np.array(gh or [0], dtype=np.int64),
     )  # fmt: skip
+
+
+def _worth(ab: UsableAbility) -> float:
+    """``choices._heal_worth``: a heal's mean, scaled down when it costs Resolve Points."""
+    from sftactics.sim.choices import _heal_worth
+
+    return _heal_worth(ab)
 
 
 def _charge_penalty() -> int:

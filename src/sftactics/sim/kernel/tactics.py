@@ -1604,7 +1604,7 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
     if st.sc[ENDED] or _out(st, me):
         return
     _begin(m, st, me)
-    if abilities.heal(m, st, me):  # choices.heal, before anything else
+    if abilities.heal(m, st, me, True):  # choices.heal, before anything else
         _done(m, st)
         return
     note(m, st, m.side[me])  # ``seeker.note``: where the side sees its foes now
