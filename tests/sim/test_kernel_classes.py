@@ -104,3 +104,34 @@ def test_resolve_paid_for_healing_channel_is_spent_by_choice() -> None:
             assert sorin.rp_spent >= paid
             checked += 1
     assert checked
+
+
+def test_class_heals_the_kernel_would_choose_differently_are_left_to_the_engine() -> None:
+    """A class heal that provokes (the policies would weigh an attack of opportunity the class move never
+    provokes), one with another action than ``choices.heal`` uses it with, and heals of the user with and without
+    a Resolve cost (``choices.heal`` ranks those by their mean) stay with the engine, each said."""
+    base = {
+        "name": "Odd Healer",
+        "kind": "npc",
+        "cr": "2",
+        "eac": 13,
+        "kac": 14,
+        "hp": 24,
+        "initiative": 1,
+        "abilities": {"str": 0, "dex": 1, "con": 1, "int": 0, "wis": 4, "cha": 0},
+        "saves": {"fort": 3, "ref": 2, "will": 5},
+        "weapons": [{"name": "baton", "category": "basic_melee", "damage": "1d4 B", "attack_bonus": 4}],
+    }
+    specials = [
+        {"name": "prayer", "kind": "spell", "action": "move", "target": "self", "heal": "1d8", "resolve_cost": 1},
+        {"name": "slow mend", "kind": "Su", "action": "standard", "target": "self", "heal": "1d6", "resolve_cost": 1},
+        {"name": "free mend", "kind": "Su", "action": "move", "target": "self", "heal": "1d4"},
+    ]  # fmt: skip
+    data = {"name": "odd", "map": ROOM, "combatants": [
+        {"id": "Odd", "side": "a", "statblock": {**base, "specials": specials}, "at": [1, 1]},
+        {"id": "Hound", "side": "b", "statblock": "hobbe-hound", "at": [8, 2]},
+    ]}  # fmt: skip
+    why = unsupported(build_encounter(ScenarioFile.model_validate(data), Path("odd.yaml")))
+    assert any("prayer" in w and "provokes" in w for w in why)
+    assert any("slow mend" in w and "a standard action" in w for w in why)
+    assert any(w.startswith("Odd: heals of self with and without a Resolve cost") for w in why)

@@ -110,6 +110,9 @@ def unsupported_ability(ab: UsableAbility) -> str:
         return "a class ability: a mark (get 'em's bonus to its side's attack rolls against one foe)"
     if not used(ab):
         return ""
+    if ab.is_class_ability and (ab.provokes if ab.provokes is not None else ab.kind in ("Sp", "spell")):
+        # the policies would weigh an attack of opportunity that encounter.class_moves never provokes
+        return "a class ability that is a spell or provokes (the engine's class moves provoke nothing)"
     if ab.is_heal and ab.target in _HEAL_ACTIONS and not ab.is_harmful:
         if ab.action != _HEAL_ACTIONS[ab.target]:
             return f"a heal of {ab.target} as a {ab.action} action (the kernel plays them as choices.heal uses them)"
@@ -142,6 +145,10 @@ def unsupported(c: Combatant) -> list[str]:
         why = unsupported_ability(ab)
         if why:
             out.append(f"ability {ab.name}: {why}")
+    for kind in ("self", "allies"):  # choices.heal ranks these by their mean, the kernel by heal_rank (worth)
+        heals = [a for a in c.creature.stat.specials if a.is_heal and a.target == kind]
+        if len({bool(a.resolve_cost) for a in heals}) > 1:
+            out.append(f"heals of {kind} with and without a Resolve cost (ranked by their mean in choices.heal)")
     return out
 
 
