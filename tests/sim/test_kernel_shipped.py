@@ -28,10 +28,7 @@ STILL_REFUSED: dict[str, list[str]] = {
         "Nyx: starts with conditions (grappled)",
     ],
     "gargantuan-predator": ["Predator: size gargantuan (the kernel moves one-square creatures)"],
-    "melee-brawl": [
-        "Barathu: size large (the kernel moves one-square creatures)",
-        "Barathu: moves by a speed other than land",
-    ],
+    "melee-brawl": ["Barathu: size large (the kernel moves one-square creatures)"],
 }
 
 
