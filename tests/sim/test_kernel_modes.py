@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,8 @@ from sftactics.sim.kernel import geo
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.kernel.modes import HEADINGS, fly_path_to, fly_search, mover_tables
 from tests.sim.test_kernel import FIGHTS, _build, assert_same_fight, scripts
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _creature(name: str, speed: dict[str, int], **more: Any) -> dict[str, Any]:
@@ -110,8 +113,28 @@ def haunt() -> Encounter:
     )
 
 
+@cache
+def seedlings() -> Encounter:
+    """Two cynogerms (Small, fly 15 ft, perfect maneuverability: a real Foundry creature) against the 4th-level
+    soldier and operative across the marsh."""
+    from sftactics.io.foundry import import_paths
+
+    report = import_paths([ROOT / "tests" / "data" / "foundry-sfrpg" / "creatures" / "cynogerm.json"])
+    block = report.imported[0].statblock
+    return _build(
+        "seedlings",
+        MARSH,
+        [
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [1, 3]},
+            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-4", "at": [2, 5]},
+            {"id": "Cynogerm 1", "side": "spores", "statblock": block, "at": [15, 2]},
+            {"id": "Cynogerm 2", "side": "spores", "statblock": block, "at": [14, 6]},
+        ],
+    )
+
+
 def test_the_kernel_plays_every_movement_mode() -> None:
-    for enc in (marsh(), burrows(), haunt()):
+    for enc in (marsh(), burrows(), haunt(), seedlings()):
         assert unsupported(enc) == []
     m = compile_encounter(marsh()).model
     assert list(m.fly) == [False, False, True, True] and m.hs == HEADINGS
@@ -215,3 +238,17 @@ def test_same_dice_same_fight_incorporeal(values: list[int]) -> None:
 @given(values=scripts())
 def test_tactical_same_dice_same_fight_incorporeal(values: list[int]) -> None:
     assert_same_fight(haunt(), values, policy="tactical")
+
+
+@pytest.mark.rule("MOV-32", "MOV-31", "CF-02")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_small_fliers(values: list[int]) -> None:
+    assert_same_fight(seedlings(), values)
+
+
+@pytest.mark.rule("MOV-32", "MOV-31", "ACT-53", "CF-02")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_small_fliers(values: list[int]) -> None:
+    assert_same_fight(seedlings(), values, policy="tactical")

@@ -28,7 +28,10 @@ STILL_REFUSED: dict[str, list[str]] = {
         "Nyx: starts with conditions (grappled)",
     ],
     "gargantuan-predator": ["Predator: size gargantuan (the kernel moves one-square creatures)"],
-    "melee-brawl": ["Barathu: size large (the kernel moves one-square creatures)"],
+    "melee-brawl": [
+        "Barathu: size large (the kernel moves one-square creatures)",
+        "Barathu: a large flier (the kernel's search for a space of several squares is a walker's)",
+    ],
 }
 
 
