@@ -31,7 +31,7 @@ STILL_REFUSED: dict[str, list[str]] = {
     "gargantuan-predator": ["Predator: size gargantuan (the kernel moves one-square creatures)"],
     "melee-brawl": [
         "Barathu: size large (the kernel moves one-square creatures)",
-        "Barathu: moves by a speed other than land",
+        "Barathu: a large flier (the kernel's search for a space of several squares is a walker's)",
     ],
 }
 

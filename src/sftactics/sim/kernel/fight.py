@@ -95,12 +95,11 @@ from sftactics.sim.kernel.geo import (
     distance_ft,
     distance_to_point_ft,
     flank_line,
-    path_to,
-    search,
     threatens,
     threatens_on_map,
 )
 from sftactics.sim.kernel.model import Model
+from sftactics.sim.kernel.modes import path_for, search_for
 from sftactics.sim.kernel.sight import (
     CONCEALMENT_MISS,
     LOCATED,
@@ -740,9 +739,8 @@ def _clear(m: Any, st: Any) -> None:
 
 @_jit
 def _search(m: Any, st: Any, c: int, goal: int, budget: int) -> None:
-    search(m.step_to, m.step_k, m.step_diag, st.pos[c], st.sc[DIAG] & 1, budget, st.passable, st.stoppable,
-           st.extra_k, st.provoking, m.hampered_diagonal_counts, goal, st.dist, st.parent, st.heap,
-           st.best_cost, st.best_prov, st.best_state, m.width)  # fmt: skip
+    search_for(m, c, st.pos[c], st.sc[DIAG] & 1, budget, st.passable, st.stoppable, st.extra_k, st.provoking,
+               goal, st.dist, st.parent, st.heap, st.best_cost, st.best_prov, st.best_state, m.width)  # fmt: skip
 
 
 @_jit
@@ -842,7 +840,7 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
     where it leaves threatened squares (each enemy once), a mover that drops stays where it was. ``full``: the
     movement of a full action (a withdrawal)."""
     w = m.width
-    squares, leaving = path_to(dest, st.best_state, st.parent, st.provoking)
+    squares, leaving = path_for(m, c, dest, st.best_state, st.parent, st.provoking)
     _unmark(m, st, nthreat)
     if squares.shape[0] == 0:
         return
@@ -1603,6 +1601,7 @@ def new_state(
     pools: int = 1,
     area_cache: Any = None,
     sight: bool = False,
+    headings: int = 1,
 ) -> tuple[State, dict[str, Any]]:
     """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
     the kernel takes and its fields by name (the same arrays, for reading results from Python). ``log_rows``:
@@ -1611,7 +1610,8 @@ def new_state(
     ``grenade_values``: room for the longest grenade (or ability) distribution of the tactical policy's tables.
     ``pools``: columns of the uses spent per combatant (``Model.ab.spent0``); ``area_cache``: the map's
     (``abilities.area_cache``; a fresh one if None). ``sight``:
-    room for who sees whom and the search for foes (``Model.sight``: a map with walls)."""
+    room for who sees whom and the search for foes (``Model.sight``: a map with walls). ``headings``: search
+    states per square and diagonal parity (``Model.hs``: 9 when someone flies, ``modes.fly_search``)."""
     if area_cache is None:
         from numba.typed import Dict as _Dict
 
@@ -1627,11 +1627,12 @@ def new_state(
         return np.zeros(shape, dtype=np.float64)
 
     e = 2 * n * weapons + 8
+    hs = headings * squares  # the search buffers: (square, parity[, heading]) states
     tactical = (
         i64(n), b(n), b(n), np.full(n, -1, dtype=np.int64),
-        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        i64(2 * hs), np.zeros(2 * hs, dtype=np.int32), i64(16 * hs + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
-        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        i64(2 * hs), np.zeros(2 * hs, dtype=np.int32), i64(16 * hs + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
         np.zeros(squares, dtype=np.bool_),
         i64(n), i64(n), i64(n), i64(n), i64(8), i64(weapons),
@@ -1656,12 +1657,12 @@ def new_state(
         np.zeros(n, dtype=np.int32), i64(4 * n + 4), i64(4 * n + 4), i64(n),
         np.ones(squares, dtype=np.bool_), np.ones(squares, dtype=np.bool_), np.zeros(squares, dtype=np.int8),
         np.zeros(squares, dtype=np.bool_),
-        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        i64(2 * hs), np.zeros(2 * hs, dtype=np.int32), i64(16 * hs + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
         *tactical,
         i64(n), np.zeros((n, pools), dtype=np.int64), i64(grenade_values + 1), f64(grenade_values + 1), area_cache,
         np.zeros((n, BODY_COLUMNS), dtype=np.int64),
-        *_sight_buffers(n, squares if sight else 1),
+        *_sight_buffers(n, squares if sight else 1, headings),
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
         np.array(script or [0], dtype=np.int64),
         cover_cache,
@@ -1671,14 +1672,15 @@ def new_state(
     return cast(State, state), dict(zip(STATE_FIELDS, values, strict=False))
 
 
-def _sight_buffers(n: int, squares: int) -> tuple[Any, ...]:
+def _sight_buffers(n: int, squares: int, headings: int = 1) -> tuple[Any, ...]:
     """``aw`` (awareness per pair), the search memory of each side and a scratch one (``sk_seen``: where each
     foe was last seen; ``sk_visited``), a whole-map search's buffers (``sk_*``) and ``sk_mode``."""
     i32 = np.int32
     return (
         np.full((n, n), OBSERVING, dtype=np.int64), np.full((3, n), -1, dtype=np.int64),
         np.zeros((3, squares), dtype=np.bool_),
-        np.zeros(2 * squares, dtype=np.int64), np.zeros(2 * squares, dtype=i32), np.zeros(16 * squares + 16, np.int64),
+        np.zeros(2 * headings * squares, dtype=np.int64), np.zeros(2 * headings * squares, dtype=i32),
+        np.zeros(16 * headings * squares + 16, np.int64),
         np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32),
         np.zeros(squares, dtype=i32), np.full(1, -1, dtype=np.int64), np.zeros(n, dtype=np.bool_),
     )  # fmt: skip

@@ -32,7 +32,6 @@ from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.cover import CoverKind, cover_terms
 from sftactics.grid.flanking import FLANKING_BONUS
 from sftactics.grid.geometry import check_range
-from sftactics.grid.map import Feature
 from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
 from sftactics.grid.space import Size, footprint_side, is_sub_square
 from sftactics.grid.squeezing import has_narrow_squares
@@ -42,7 +41,7 @@ from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import blasts, bodies, geo, specials
+from sftactics.sim.kernel import blasts, bodies, geo, modes, specials
 from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
 
@@ -206,6 +205,12 @@ class Model(NamedTuple):
     aware: B = np.ones(1, dtype=np.bool_)  # [N] acts in the surprise round (CF-09)
     atk_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] attack bonus against the target surprised
     ac_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] its AC then (flat-footed, CF-11)
+    # movement modes (:mod:`sftactics.sim.kernel.modes`): each combatant's step tables, fliers' headings
+    mv_to: I32 = np.zeros((1, 1, 8), dtype=np.int32)  # [T, S, 8] step tables, the land mover's first
+    mv_k: NDArray[np.int8] = np.zeros((1, 1, 8), dtype=np.int8)  # [T, S, 8]
+    mv_tab: I32 = np.zeros(1, dtype=np.int32)  # [N] the table of each combatant's mover
+    fly: B = np.zeros(1, dtype=np.bool_)  # [N] moves by its fly speed (searches with headings)
+    hs: int = 1  # heading states per square and parity in the search buffers (9 with a flier)
 
 
 @dataclass(frozen=True)
@@ -279,12 +284,7 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
         out.append(f"size {st.size} (the kernel moves one-square creatures)")
     elif is_sub_square(Size(st.size)):
         out.append(f"size {st.size} (smaller than a square: it may enter and share occupied squares, MOV-03)")
-    if stats.move_mode(cr) != "land":
-        out.append("moves by a speed other than land")
-    if st.incorporeal and enc.grid is not None and (enc.grid.array & int(Feature.DIFFICULT)).any():
-        out.append("incorporeal on a map with difficult terrain (it is not hampered: its own movement tables)")
-    if st.incorporeal and enc.grid is not None and sight_mod.has_walls(enc.grid):
-        out.append("incorporeal on a map with walls (it passes through them: the engine's)")
+    out += modes.mode_refusals(c, enc.grid)
     if c.hidden:
         out.append("hidden (Stealth: who notices whom is rolled, and Searches; the engine's)")
     if not c.aware and enc.start_at is not None:
@@ -654,6 +654,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     sight = (sight_mod.has_walls(grid) or sight_mod.has_darkness(grid)) and enc.track_awareness
     model = model._replace(sight=sight, dim=dim, dim_miss=dim_miss, miss_slot=slots,
                            **sight_mod.dark_senses(grid, cs), **_surprise_fields(enc, cs, wmax))  # fmt: skip
+    model = model._replace(**modes.mode_fields(grid, cs, (tables.step_to, tables.step_k), gopts))
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)
