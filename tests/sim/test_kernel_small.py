@@ -10,12 +10,16 @@ simple and the tactical policy, on rooms where each matters.
 * **smaller than a square** (MOV-03, AOO-05): Tiny creatures with 0 ft of reach move into their foes' squares to
   bite (provoking on the way), share squares with friends and foes, shoot from inside a foe's square (provoking
   it), threaten only their own square (a foe leaving it provokes) and never flank.
+* **a fight already under way** (the scenario's ``timeline``, CF-12): it opens in the given round at the given
+  turn, those before it (and those listed as having acted) wait for the next round, and everyone may take
+  attacks of opportunity from the start.
 """
 
 from __future__ import annotations
 
 import random
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,9 +27,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sftactics.encounter.state import Encounter
+from sftactics.io.scenario import ScenarioFile, build_encounter
+from sftactics.sim.choices import without_specials
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 
-from .test_kernel import FIGHTS, FIREBUG, SCRIPT_LENGTH, SPITTER, _build, assert_same_fight, scripts
+from .test_kernel import BRUTE, FIGHTS, FIREBUG, GUNNER, SCRIPT_LENGTH, SPITTER, _build, assert_same_fight, scripts
 
 # a spitter whose acid corrodes on a critical hit (ranged first: it shoots)
 ACID_SPITTER: dict[str, Any] = {
@@ -256,3 +262,42 @@ def test_same_dice_same_fight_tiny_scrum_simple(values: list[int]) -> None:
 @given(values=scripts())
 def test_same_dice_same_fight_tiny_scrum_tactical(values: list[int]) -> None:
     assert_same_fight(tiny_scrum(), values, policy="tactical")
+
+
+@cache
+def under_way() -> Encounter:
+    """The scrum's four in round 3, the brute's turn next, the gunner having had its turn already this round:
+    attacks of opportunity from the first step (everyone has acted before)."""
+    room = "########\n#......#\n#......#\n#......#\n#......#\n########\n"
+    data = {
+        "name": "under-way",
+        "map": room,
+        "timeline": {"round": 3, "turn": "Brute", "acted": ["Gunner"]},
+        "combatants": [
+            {"id": "Gunner", "side": "crew", "statblock": GUNNER, "at": [2, 2], "initiative": 9},
+            {"id": "Vela", "side": "crew", "statblock": "pregen-envoy-2", "at": [4, 2], "initiative": 18},
+            {"id": "Brute", "side": "gang", "statblock": BRUTE, "at": [3, 2], "initiative": 12},
+            {"id": "Ksarik", "side": "gang", "statblock": "ksarik", "at": [3, 3], "initiative": 5},
+        ],
+    }
+    return without_specials(build_encounter(ScenarioFile.model_validate(data), Path("under-way.yaml")))
+
+
+def test_a_fight_under_way_opens_in_its_round() -> None:
+    m = compile_encounter(under_way()).model
+    assert (m.start_round, m.start_turn) == (3, 2)
+    assert list(m.start_done) == [True, False, False, False]
+
+
+@pytest.mark.rule("CF-12", "CF-15", "AOO-06")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_under_way_simple(values: list[int]) -> None:
+    assert_same_fight(under_way(), values)
+
+
+@pytest.mark.rule("CF-12", "CF-15", "AOO-06")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_under_way_tactical(values: list[int]) -> None:
+    assert_same_fight(under_way(), values, policy="tactical")

@@ -221,6 +221,10 @@ class Model(NamedTuple):
     xp_neg: B = np.zeros((1, 1), dtype=np.bool_)  # [N, cells] negated (riders too)
     # creatures smaller than a square (MOV-03: they enter and share occupied squares; always set)
     sub: B = np.zeros(1, dtype=np.bool_)  # [N]
+    # a fight already under way (the scenario's ``timeline``, ``flow._under_way``, CF-12)
+    start_round: int = 0  # the round it opens (0: the fight starts from its beginning)
+    start_turn: int = -1  # whose turn comes first in that round (-1: the first in the order)
+    start_done: B = np.zeros(1, dtype=np.bool_)  # [N] has had its turn this round already (``acted``)
 
 
 @dataclass(frozen=True)
@@ -677,6 +681,11 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                            **sight_mod.dark_senses(grid, cs), **_surprise_fields(enc, cs, wmax))  # fmt: skip
     model = model._replace(**parts.fields(cs, wmax, opts))
     model = model._replace(sub=np.array([is_sub_square(Size(c.creature.stat.size)) for c in cs], dtype=np.bool_))
+    if enc.start_at is not None:
+        at = enc.start_at
+        done = np.array([c.id in at.acted for c in cs], dtype=np.bool_)
+        model = model._replace(start_round=at.round, start_turn=-1 if at.turn is None else ids.index(at.turn),
+                               start_done=done)  # fmt: skip
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)
