@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
+from sftactics.encounter.events import Moved
 from sftactics.encounter.state import Encounter
 from sftactics.io.scenario import ScenarioFile, build_encounter
 from sftactics.sim.choices import without_specials
@@ -236,32 +238,57 @@ def test_the_kernel_plays_creatures_smaller_than_a_square() -> None:
     assert list(m.body_reach[2:]) == [0, 0, 0, 0]  # 0-ft reach: never a flanking partner (AOO-05)
 
 
+def _shared(enc: Encounter, values: list[int], policy: str) -> int:
+    """Play the same fight in both; how many moves of a Tiny creature ended in a foe's square."""
+    engine = assert_same_fight(enc, values, policy=policy)
+    at = {c.id: c.position for c in enc.combatants.values()}
+    tiny = {c.id for c in enc.combatants.values() if c.creature.stat.size == "tiny"}
+    shared = 0
+    for batch in engine.fight.events:
+        for e in batch:
+            if isinstance(e, Moved) and e.path:
+                at[e.id] = e.path[-1]
+                foes = [o for o in enc.combatants.values() if o.side != enc.get(e.id).side]
+                shared += e.id in tiny and any(at[o.id] == e.path[-1] for o in foes)
+    if currently_in_test_context():
+        event(f"moves into a foe's square: {min(shared, 3)}")
+    return shared
+
+
 @pytest.mark.rule("MOV-03", "AOO-05", "AOO-06", "MOV-16")
 @FIGHTS
 @given(values=scripts())
 def test_same_dice_same_fight_tiny_simple(values: list[int]) -> None:
-    assert_same_fight(squox_den(), values)
+    _shared(squox_den(), values, "simple")
 
 
 @pytest.mark.rule("MOV-03", "AOO-05", "AOO-06", "MOV-16")
 @FIGHTS
 @given(values=scripts())
 def test_same_dice_same_fight_tiny_tactical(values: list[int]) -> None:
-    assert_same_fight(squox_den(), values, policy="tactical")
+    _shared(squox_den(), values, "tactical")
 
 
 @pytest.mark.rule("MOV-03", "AOO-05", "AOO-12")
 @FIGHTS
 @given(values=scripts())
 def test_same_dice_same_fight_tiny_scrum_simple(values: list[int]) -> None:
-    assert_same_fight(tiny_scrum(), values)
+    _shared(tiny_scrum(), values, "simple")
 
 
 @pytest.mark.rule("MOV-03", "AOO-05", "AOO-12")
 @FIGHTS
 @given(values=scripts())
 def test_same_dice_same_fight_tiny_scrum_tactical(values: list[int]) -> None:
-    assert_same_fight(tiny_scrum(), values, policy="tactical")
+    _shared(tiny_scrum(), values, "tactical")
+
+
+@pytest.mark.rule("MOV-03", "AOO-05")
+@pytest.mark.parametrize("policy", ["simple", "tactical"])
+def test_tiny_creatures_do_go_into_their_foes_squares(policy: str) -> None:
+    rng = random.Random(7)
+    scripts_ = [[rng.randint(1, 20) for _ in range(SCRIPT_LENGTH)] for _ in range(4)]
+    assert sum(_shared(tiny_scrum(), v, policy) for v in scripts_) > 0
 
 
 @cache
