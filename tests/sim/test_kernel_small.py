@@ -30,8 +30,9 @@ from hypothesis.control import currently_in_test_context
 from sftactics.encounter.events import Moved
 from sftactics.encounter.state import Encounter
 from sftactics.io.scenario import ScenarioFile, build_encounter
+from sftactics.sf1e import injury
 from sftactics.sim.choices import without_specials
-from sftactics.sim.kernel.model import compile_encounter, unsupported
+from sftactics.sim.kernel.model import _down, compile_encounter, unsupported
 
 from .test_kernel import BRUTE, FIGHTS, FIREBUG, GUNNER, SCRIPT_LENGTH, SPITTER, _build, assert_same_fight, scripts
 
@@ -328,3 +329,41 @@ def test_same_dice_same_fight_under_way_simple(values: list[int]) -> None:
 @given(values=scripts())
 def test_same_dice_same_fight_under_way_tactical(values: list[int]) -> None:
     assert_same_fight(under_way(), values, policy="tactical")
+
+
+FOUNDRY = Path(__file__).resolve().parents[1] / "data" / "foundry-sfrpg" / "creatures"
+
+
+@cache
+def obfuchsia_den() -> Encounter:
+    """A real creature with a two-part bite (``2d8+17 P + 1d8 A``, the Foundry fixture's Obfuchsia), two of
+    them against the four level-10 pregens in an open room (``bench/reach_bench.py``'s census fight)."""
+    from sftactics.io.foundry import import_paths
+
+    block = import_paths([FOUNDRY / "obfuchsia.json"]).imported[0].statblock
+    classes = ("soldier", "operative", "mystic", "envoy")
+    combatants: list[dict[str, Any]] = [
+        {"id": f"PC {cls}", "side": "party", "statblock": f"pregen-{cls}-10", "at": list(at)}
+        for cls, at in zip(classes, ((2, 6), (2, 9), (4, 7), (4, 11)), strict=True)
+    ]
+    combatants += [{"id": f"Foe {i + 1}", "side": "foes", "statblock": block, "at": list(at)}
+                   for i, at in enumerate(((17, 2), (17, 11)))]  # fmt: skip
+    return _build("obfuchsia-den", "\n".join(["." * 30] * 20), combatants)
+
+
+@pytest.mark.rule("INJ-11")
+def test_the_resolve_to_stabilize_is_counted_as_the_creature_is_when_dying() -> None:
+    enc = obfuchsia_den()
+    m = compile_encounter(enc).model
+    op = enc.get("PC operative").creature
+    # an operative's Resolve comes from its Dexterity, which counts as 0 while it is helpless (dying)
+    assert injury.stabilize_cost(op) == 2
+    assert m.stab_cost[1] == injury.stabilize_cost(_down(op)) == 1
+
+
+@pytest.mark.rule("DMG-01", "DMG-08", "INJ-11", "INJ-12")
+@pytest.mark.parametrize("policy", ["simple", "tactical"])
+def test_same_dice_same_fight_a_real_two_part_bite(policy: str) -> None:
+    rng = random.Random(0)  # a script where the operative drops, stabilizes with Resolve and gets up
+    assert_same_fight(obfuchsia_den(), [rng.randint(1, 20) for _ in range(SCRIPT_LENGTH)], max_rounds=8,
+                      policy=policy)  # fmt: skip

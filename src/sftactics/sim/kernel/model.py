@@ -481,7 +481,9 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             init_given[i] = c.initiative
         hp0[i], sp0[i], temp0[i], rp0[i] = cr.state.hp, cr.state.sp, cr.state.temp_hp, cr.state.rp
         max_hp[i] = stats.max_hp(cr).total
-        stab[i] = injury.stabilize_cost(cr, opts)
+        # INJ-11: the cost as the creature is when it pays it (dying, so helpless: a key ability of Dex counts as 0
+        # in its maximum Resolve, ``stats``), not as it starts
+        stab[i] = injury.stabilize_cost(_down(cr), opts)
         speed[i] = stats.speed(cr).total
         assert c.position is not None
         pos0[i] = c.position[1] * grid.width + c.position[0]
