@@ -20,18 +20,20 @@ again is the bookkeeping of one fight, in the engine's order:
   deafened riders on those who fail, :mod:`~sftactics.sim.kernel.blasts`); attack the nearest foe with the
   first weapon in reach or range (melee fighters close in first), reloading when empty (ACT-36); otherwise
   move to the square of one move nearest to it, preferring one that flanks;
-* movement by the cheapest path with the fewest steps out of threatened squares, attacks of opportunity
+* movement by the cheapest path with the fewest steps out of threatened squares (a creature smaller than a
+  square passes and stops anywhere, MOV-03), attacks of opportunity
   where it leaves them (AOO-06..12: one reaction per round, none before the reactor's first turn, none
   through cover, none while staggered), and ranged attacks or throws while threatened provoking too; who
   threatens, and with which weapon, is the model's copy of ``encounter.threat`` (no unarmed strikes, no
   unwieldy weapons, AOO-01);
 * attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
   creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
-  burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes, arc to the creature nearest
-  the target within 10 ft, knockdown: prone, ATK-15; prone attackers and targets, CON-29,
-  :mod:`~sftactics.sim.kernel.bodies`), damage through the target's
-  defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
-  while dying, death when none is left (INJ-*); nonlethal damage to exactly 0 HP, stable (DMG-10, DMG-13);
+  burn, corrode (:mod:`~sftactics.sim.kernel.corrode`), staggered with a Fortitude save, deafen with a save and a
+  d4 of minutes, arc to the creature nearest the target within 10 ft, knockdown: prone, ATK-15; prone attackers
+  and targets, CON-29, :mod:`~sftactics.sim.kernel.bodies`), damage through the target's
+  defenses (table; a roll of several parts by the table of its parts' totals, :mod:`~sftactics.sim.kernel.parts`),
+  Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost while dying, death
+  when none is left (INJ-*); nonlethal damage to exactly 0 HP, stable (DMG-10, DMG-13);
   NPCs under the optional rules (INJ-07: the dying rules, or lingering for three of their turns);
 * who sees whom on maps with walls (``sim.kernel.sight``): each pair's awareness after every command, the
   foes a side knows of and those the actor has located, flat-footed against an unseen attacker (MOD-20), and
