@@ -20,18 +20,20 @@ again is the bookkeeping of one fight, in the engine's order:
   deafened riders on those who fail, :mod:`~sftactics.sim.kernel.blasts`); attack the nearest foe with the
   first weapon in reach or range (melee fighters close in first), reloading when empty (ACT-36); otherwise
   move to the square of one move nearest to it, preferring one that flanks;
-* movement by the cheapest path with the fewest steps out of threatened squares, attacks of opportunity
+* movement by the cheapest path with the fewest steps out of threatened squares (a creature smaller than a
+  square passes and stops anywhere, MOV-03), attacks of opportunity
   where it leaves them (AOO-06..12: one reaction per round, none before the reactor's first turn, none
   through cover, none while staggered), and ranged attacks or throws while threatened provoking too; who
   threatens, and with which weapon, is the model's copy of ``encounter.threat`` (no unarmed strikes, no
   unwieldy weapons, AOO-01);
 * attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
   creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
-  burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes, arc to the creature nearest
-  the target within 10 ft, knockdown: prone, ATK-15; prone attackers and targets, CON-29,
-  :mod:`~sftactics.sim.kernel.bodies`), damage through the target's
-  defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
-  while dying, death when none is left (INJ-*); nonlethal damage to exactly 0 HP, stable (DMG-10, DMG-13);
+  burn, corrode (:mod:`~sftactics.sim.kernel.corrode`), staggered with a Fortitude save, deafen with a save and a
+  d4 of minutes, arc to the creature nearest the target within 10 ft, knockdown: prone, ATK-15; prone attackers
+  and targets, CON-29, :mod:`~sftactics.sim.kernel.bodies`), damage through the target's
+  defenses (table; a roll of several parts by the table of its parts' totals, :mod:`~sftactics.sim.kernel.parts`),
+  Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost while dying, death
+  when none is left (INJ-*); nonlethal damage to exactly 0 HP, stable (DMG-10, DMG-13);
   NPCs under the optional rules (INJ-07: the dying rules, or lingering for three of their turns);
 * who sees whom on maps with walls (``sim.kernel.sight``): each pair's awareness after every command, the
   foes a side knows of and those the actor has located, flat-footed against an unseen attacker (MOD-20), and
@@ -65,6 +67,7 @@ from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
+from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.blasts import (
     ON_NEGATES,
     R_BFLAT,
@@ -137,7 +140,7 @@ LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RE
 LOG_PLAN = 12
 LOG_WIDTH = 8
 TOTAL_COVER = 5
-CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC, CRIT_KNOCKDOWN = 1, 2, 3, 4, 5, 6
+CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC, CRIT_KNOCKDOWN, CRIT_CORRODE = 1, 2, 3, 4, 5, 6, 7
 ARC_REACH_FT = 10
 #: A charge's penalty to the attack and to the charger's AC (``actions_rules.CHARGE_PENALTY``, ACT-50).
 CHARGE_PENALTY = _CHARGE_PENALTY
@@ -530,12 +533,19 @@ def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
             st.bleed_n[t], st.bleed_s[t], st.bleed_flat[t] = n, s, flat
             st.bleed_prof[t] = m.w_crit_prof[a, k]
         st.bleed_last[t] = True  # the condition's instances move to the end of the list (their tick order)
+        _corrode.gained_bleed(st, t)
         _log(st.log, st.nlog, 7, st.sc[ROUND], t, 1, n, s, flat, 0)
         return
     if eff == CRIT_BURN:
         if m.immune_cond[t, 3]:
             return
         _add_burn(st, t, m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k], m.w_crit_prof[a, k])
+        return
+    if eff == CRIT_CORRODE:  # acid that eats on, with no save to end it (``sim.kernel.corrode``)
+        if not m.immune_cond[t, 4]:
+            n, s, flat = m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k]
+            _corrode.add_corrode(st, t, n, s, flat, m.w_crit_prof[a, k])
+            _log(st.log, st.nlog, 7, st.sc[ROUND], t, 7, n, s, flat, 0)
         return
     if eff == CRIT_KNOCKDOWN:
         if knock_down(m, st, t):
@@ -564,6 +574,7 @@ def _add_burn(st: Any, t: int, n: int, s: int, flat: int, prof: int) -> None:
         st.burn_prof[t, i] = prof
         st.burn_count[t] = i + 1
     st.bleed_last[t] = False
+    _corrode.gained_burn(st, t)
     _log(st.log, st.nlog, 7, st.sc[ROUND], t, 4, n, s, flat, 0)
 
 
@@ -640,6 +651,26 @@ def _roll_damage(st: Any, n: int, s: int, flat: int, times: int) -> int:
 
 
 @_jit
+def _parts_damage(m: Any, st: Any, a: int, k: int, t: int, times: int) -> tuple[int, bool, bool]:
+    """``a``'s weapon ``k``, whose damage has several parts, rolled ``times`` times on ``t`` (every part's dice
+    in order, each time): (damage after ``t``'s defenses, riders negated, nonlethal), from the model's table of
+    every combination of the parts' totals (:mod:`~sftactics.sim.kernel.parts`)."""
+    q = m.w_xp[a, k]
+    idx = 0
+    totals = np.zeros(m.xp_n.shape[1], dtype=np.int64)
+    for _ in range(times):
+        for p in range(m.xp_n.shape[1]):
+            for _ in range(m.xp_n[q, p]):
+                totals[p] += _die(st, m.xp_s[q, p])
+            totals[p] += m.xp_flat[q, p]
+    for p in range(m.xp_n.shape[1]):
+        dim = m.xp_dim[q, p]
+        idx = idx * dim + min(max(totals[p], 0), dim - 1)
+    cell = m.xp_off[q] + idx
+    return int(m.xp_mit[t, cell]), bool(m.xp_neg[t, cell]), bool(m.xp_nl[q])
+
+
+@_jit
 def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: int = 0) -> None:
     """``one_attack``; ``extra``: a penalty of the action (-4 in a full attack)."""
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
@@ -664,16 +695,19 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     dmg = -1
     if hit:
         times = 2 if crit else 1
-        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
-        p = m.w_prof[a, k]
-        if raw < 1 and raw - times * m.w_neg[a, k] >= 1:  # DMG-05: penalties leave 1 nonlethal damage
-            raw = 1
-            p = m.w_min_prof[a, k]
-        raw = min(max(raw, 0), m.mit.shape[2] - 1)
-        dmg = m.mit[t, p, raw]
+        if m.w_xp[a, k] >= 0:  # a damage roll of several parts (``sim.kernel.parts``)
+            dmg, negated, nonlethal = _parts_damage(m, st, a, k, t, times)
+        else:
+            raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
+            p = m.w_prof[a, k]
+            if raw < 1 and raw - times * m.w_neg[a, k] >= 1:  # DMG-05: penalties leave 1 nonlethal damage
+                raw = 1
+                p = m.w_min_prof[a, k]
+            raw = min(max(raw, 0), m.mit.shape[2] - 1)
+            dmg, negated, nonlethal = m.mit[t, p, raw], m.neg[t, p, raw], m.prof_nl[p]
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, dmg)
-        _damage(m, st, t, dmg, a, k, m.prof_nl[p])
-        if crit and m.w_crit[a, k] > 0 and not m.neg[t, p, raw] and not st.dead[t]:
+        _damage(m, st, t, dmg, a, k, nonlethal)
+        if crit and m.w_crit[a, k] > 0 and not negated and not st.dead[t]:
             _critical(m, st, a, k, t)
     else:
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, -1)
@@ -717,7 +751,10 @@ def _provoke_all(m: Any, st: Any, c: int) -> None:
 @_jit
 def _occupancy(m: Any, st: Any, c: int, charging: bool = False) -> None:
     """``movement.occupants`` as the search's arrays (set for the others' squares; :func:`_clear` undoes).
-    ``charging``: no passing through allies either (MOV-13)."""
+    ``charging``: no passing through allies either (MOV-13). A creature smaller than a square enters and shares
+    any square (MOV-03: ``grid.movement``'s occupancy for a sub-square mover)."""
+    if m.sub[c]:
+        return
     for o in range(m.n):
         if o == c or st.dead[o]:
             continue
@@ -1315,18 +1352,24 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
     st.sc[DIAG] = 0
     st.sc[FRESH] = 1
     _log(st.log, st.nlog, 2, st.sc[ROUND], c, st.hp[c], st.sp[c], st.rp[c], 0, 0)
-    # bleeding and burning (CON-02, CON-05), in the order the creature's conditions list them: each group moves
-    # to the end of the list when an instance of it is gained; every instance rolls, even on a creature its
-    # group's earlier tick killed (the engine takes the list before the first tick)
-    if not st.bleed_last[c]:
-        _bleed_tick(m, st, c)
-    for i in range(st.burn_count[c]):
-        raw = _roll_damage(st, st.burn_n[c, i], st.burn_s[c, i], st.burn_flat[c, i], 1)
-        amount = m.mit[c, st.burn_prof[c, i], min(max(raw, 0), m.mit.shape[2] - 1)]
-        _damage(m, st, c, amount, -1, -1)
-        st.burn_taken[c] += amount
-    if st.bleed_last[c]:
-        _bleed_tick(m, st, c)
+    # bleeding, burning and corroding (CON-02, CON-05), in the order the creature's conditions list them: each
+    # group moves to the end of the list when an instance of it is gained; every instance rolls, even on a
+    # creature its group's earlier tick killed (the engine takes the list before the first tick)
+    for p in range(3):
+        g = _corrode.group_at(st, c, p)
+        if g == _corrode.G_BLEED:
+            _bleed_tick(m, st, c)
+        elif g == _corrode.G_BURN:
+            for i in range(st.burn_count[c]):
+                raw = _roll_damage(st, st.burn_n[c, i], st.burn_s[c, i], st.burn_flat[c, i], 1)
+                amount = m.mit[c, st.burn_prof[c, i], min(max(raw, 0), m.mit.shape[2] - 1)]
+                _damage(m, st, c, amount, -1, -1)
+                st.burn_taken[c] += amount
+        else:
+            for i in range(_corrode.count(st, c)):
+                n, s, flat, prof = _corrode.instance(st, c, i)
+                raw = _roll_damage(st, n, s, flat, 1)
+                _damage(m, st, c, m.mit[c, prof, min(max(raw, 0), m.mit.shape[2] - 1)], -1, -1)
     _check_end(m, st)
 
 
