@@ -221,6 +221,10 @@ def _run_local(
             if progress is not None:
                 progress(done, runs)
         return results
+    if _fork_ready(job):
+        forked = _run_forked(job, batches, workers, progress, runs)
+        if forked is not None:
+            return forked
     with ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(job), initializer=_init_worker,
                              initargs=(job,)) as pool:  # fmt: skip
         pending: set[Future[list[FightResult]]] = {pool.submit(_run_in_worker, a, b) for a, b in batches}
@@ -232,6 +236,47 @@ def _run_local(
                 done += len(batch)
                 if progress is not None:
                     progress(done, runs)
+    return results
+
+
+def _run_forked(
+    job: SimJob, batches: list[tuple[int, int]], workers: int, progress: Progress | None, runs: int
+) -> list[FightResult] | None:
+    """The compiled kernel's batches on workers forked from this process once the kernel is ready here
+    (``sim.kernel.pool``: the workers send back the fights' numbers and share their cover answers); None if
+    the kernel cannot be made ready (the process pool then meets the trouble and reports it fight by fight)."""
+    from sftactics.sim.kernel import pool
+    from sftactics.sim.kernel import run as kr
+
+    policies, morale = job.policy_map(), job.morale_map()
+    try:
+        kr.prepare(job.encounter, policies)
+        cache = kr.cover_cache_of(job.encounter, policies)
+    except Exception:
+        return None
+    results: list[FightResult] = []
+
+    def seeds(a: int, b: int) -> list[int]:
+        return [fight_seed(job.seed, i) for i in range(a, b)]
+
+    def play(a: int, b: int) -> Any:
+        return kr.kernel_arrays(job.encounter, seeds(a, b), job.max_rounds, policies, morale)
+
+    def deliver(a: int, b: int, fights: Any, rows: Any, error: str | None) -> None:
+        batch: list[FightResult] = []
+        if error is None:
+            try:
+                batch = kr.kernel_results(job.encounter, seeds(a, b), list(range(a, b)), job.max_rounds, fights,
+                                          rows, policies)  # fmt: skip
+            except Exception:
+                error = traceback.format_exc()
+        if error is not None:
+            batch = [failed_fight(i, s, error) for i, s in zip(range(a, b), seeds(a, b), strict=True)]
+        results.extend(batch)
+        if progress is not None:
+            progress(len(results), runs)
+
+    pool.play_forked(play, batches, workers, cache, deliver)
     return results
 
 
