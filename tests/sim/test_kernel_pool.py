@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,16 +45,25 @@ def test_cover_answers_go_from_one_cache_to_another_once() -> None:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
-def test_each_batch_carries_the_answers_the_other_workers_found() -> None:
+def test_each_batch_carries_the_answers_the_other_workers_found(tmp_path: Path) -> None:
     """A worker's next batch brings every answer the other workers had sent back before it was sent; what the
     caller gets is every batch once."""
     from sftactics.sim.kernel.pool import play_forked
 
     cache = _cache()
+    marker = tmp_path / "batch 1 played"
 
     def play(a: int, b: int) -> Any:  # in a worker: what it knew at the start, who it is; then an "answer"
         known = sorted(int(k[0]) for k in cache)
         cache[_key(a)] = a
+        if a == 0:  # the first batch ends after the second, so its worker's next batch has the second's answer
+            t0 = time.monotonic()
+            while not marker.exists() and time.monotonic() - t0 < 60:
+                time.sleep(0.001)
+        elif a == 1:
+            marker.touch()
+        else:
+            time.sleep(0.05)
         return np.array(known, dtype=np.int64), np.array([os.getpid()], dtype=np.int64)
 
     got: list[tuple[int, list[int], int]] = []
