@@ -169,6 +169,40 @@ def make_batches(
 #: Batches per worker when the compiled kernel plays: a batch of the benchmark's tactical fights takes a few
 #: tenths of a second, so the last ones leave a worker idle for little; each costs a few milliseconds to send.
 KERNEL_BATCHES_PER_WORKER = 32
+#: The first batch of each worker when the compiled kernel plays on several (then twice as many, and so on up
+#: to the usual size; the last ones shrink the same way).
+KERNEL_FIRST_BATCH = 8
+
+
+def kernel_batches(runs: int, workers: int, batch_size: int | None = None) -> list[tuple[int, int]]:
+    """The batches of a simulation the compiled kernel plays. With several workers and no ``batch_size``: about
+    :data:`KERNEL_BATCHES_PER_WORKER` per worker, but each worker's first batches small and growing (a worker
+    sends the cover answers it found with each batch, and the others receive them with their next one: the
+    first fights meet most of the squares, so the sooner they are shared the fewer each worker computes too) and
+    the last ones shrinking (so that the workers finish together)."""
+    batches = make_batches(runs, workers, batch_size, largest=4096, per_worker=KERNEL_BATCHES_PER_WORKER)
+    if batch_size is not None or workers <= 1 or len(batches) <= 1:
+        return batches
+    size = batches[0][1] - batches[0][0]
+    head = [s for s in _doubling(KERNEL_FIRST_BATCH, size) for _ in range(workers)]
+    tail = [s for s in reversed(_doubling(KERNEL_FIRST_BATCH, size // 2 + 1)) for _ in range(workers)]
+    middle = runs - sum(head) - sum(tail)
+    if middle < 0:
+        return batches
+    sizes = head + [size] * (middle // size) + ([middle % size] if middle % size else []) + tail
+    out, a = [], 0
+    for n in sizes:
+        out.append((a, a + n))
+        a += n
+    return out
+
+
+def _doubling(first: int, below: int) -> list[int]:
+    out = []
+    while first < below:
+        out.append(first)
+        first *= 2
+    return out
 
 
 # ---------------------------------------------------------------- local processes
@@ -395,10 +429,7 @@ def simulate_results(
     n = workers if workers is not None else (os.cpu_count() or 1)
     if n < 1:
         raise ValueError("workers must be at least 1")
-    if job.compiled():
-        batches = make_batches(runs, n, batch_size, largest=4096, per_worker=KERNEL_BATCHES_PER_WORKER)
-    else:
-        batches = make_batches(runs, n, batch_size)
+    batches = kernel_batches(runs, n, batch_size) if job.compiled() else make_batches(runs, n, batch_size)
     t0 = time.perf_counter()
     if backend == "local":
         if scheduler:
