@@ -17,10 +17,12 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
+from numba.core import types as nb_types
 from numba.np.unsafe.ndarray import to_fixed_tuple as _to_fixed_tuple
+from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
-from sftactics.sim.kernel.geo import COVER_CACHE_LIMIT, COVER_KEY_CREATURES
+from sftactics.sim.kernel.geo import _COVER_KEY, COVER_CACHE_LIMIT, COVER_KEY_CREATURES
 
 #: Numbers in a cover cache key: attacker, target, ranged, then the other creatures' squares.
 KEY_LEN = 3 + COVER_KEY_CREATURES
@@ -62,6 +64,25 @@ def _import(cache: Any, keys: NDArray[np.int64], values: NDArray[np.int64]) -> N
         k = _fixed(keys[i], KEY_LEN)
         if k not in cache:
             cache[k] = values[i]
+
+
+_COVER_VALUE = nb_types.int64
+_AREA_KEY = nb_types.int64
+_AREA_VALUE = nb_types.int32[:]
+
+
+# A typed dict made from Python compiles numba's code for its types in every process (about 0.15 s each); made
+# by these, numba loads that code from its disk cache with theirs.
+@_jit
+def empty_cover_cache() -> Any:
+    """An empty cover cache (``geo.cover_cache``)."""
+    return NumbaDict.empty(key_type=_COVER_KEY, value_type=_COVER_VALUE)
+
+
+@_jit
+def empty_area_cache() -> Any:
+    """An empty area cache (``abilities.area_cache``)."""
+    return NumbaDict.empty(key_type=_AREA_KEY, value_type=_AREA_VALUE)
 
 
 def empty() -> Entries:
