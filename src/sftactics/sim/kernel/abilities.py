@@ -33,8 +33,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba.core import types as nb_types
-from numba.typed import Dict as NumbaDict
 
 from sftactics.sim.choices import LIMITED
 from sftactics.sim.kernel.bodies import LINGER, PRONE
@@ -102,7 +100,9 @@ def area_cache(map_id: int) -> Any:
     to the sorted squares of that area (for line of effect, ``[1]`` or ``[0]``)."""
     found = _CACHES.get(map_id)
     if found is None:
-        found = _CACHES[map_id] = NumbaDict.empty(key_type=nb_types.int64, value_type=nb_types.int32[:])
+        from sftactics.sim.kernel.share import empty_area_cache  # (made by cached code: no compile)
+
+        found = _CACHES[map_id] = empty_area_cache()
     return found
 
 
