@@ -606,3 +606,148 @@ def fp_flank_line(a: int, sa: int, b: int, sb: int, t: int, stt: int, width: int
                     ):
                         return True
     return False
+
+
+@_jit
+def fp_reaches(a: int, sa: int, b: int, sb: int, width: int, reach_ft: int) -> bool:
+    """Whether some square of ``b``'s space is within ``reach_ft`` of ``a``'s space on an open grid
+    (``space.in_reach``: ``reach_covers`` with AOO-04's 10-ft diagonal; overlapping spaces always)."""
+    dx = _gap(a % width, sa, b % width, sb)
+    dy = _gap(a // width, sa, b // width, sb)
+    if dx == 0 and dy == 0:
+        return True
+    if reach_ft == 10:
+        return max(dx, dy) <= 2
+    if dx < dy:
+        dx, dy = dy, dx
+    return 5 * (dx + dy // 2) <= reach_ft
+
+
+@_jit
+def fp_threatens_box(
+    table: NDArray[np.bool_], radius: int, box: int, side: int, a: int, b: int, sb: int, width: int
+) -> bool:
+    """:func:`fp_threatens` on a table laid out with a wider ``box`` (tables of several sides stacked)."""
+    ax, ay = a % width, a // width
+    bx, by = b % width, b // width
+    for j in range(sb):
+        dy = by + j - ay
+        if dy < -radius or dy >= radius + side:
+            continue
+        for i in range(sb):
+            dx = bx + i - ax
+            if dx < -radius or dx >= radius + side:
+                continue
+            if table[a, (dy + radius) * box + dx + radius]:
+                return True
+    return False
+
+
+# --- cover between spaces -------------------------------------------------------------------------------------
+# Keys of spaces bigger than a square go into the same per-map cache as the one-square keys of
+# ``geo.cover_kind``, told apart by sign: a space is ``-(anchor * 8 + side) - 2`` (never a square's index).
+
+_objmode: Any = numba.objmode
+
+
+def _fp_cover_from_grid(
+    map_id: int, a: int, sa: int, t: int, stt: int, ranged: int, others: NDArray[np.int64], count: int
+) -> int:
+    """The grid package's answer for spaces (object mode, on a cache miss)."""
+    from sftactics.grid.cover import cover
+    from sftactics.sim.kernel import geo
+
+    geo._FALLBACK[0] += 1
+    grid, options = geo._MAPS[int(map_id)]
+    w = grid.width
+    creatures = [Footprint(int(c) // 8 % w, int(c) // 8 // w, int(c) % 8) for c in others[: int(count)]]
+    res = cover(
+        grid,
+        Footprint(int(a) % w, int(a) // w, int(sa)),
+        Footprint(int(t) % w, int(t) // w, int(stt)),
+        ranged=bool(ranged),
+        creatures=creatures,
+        explain=False,
+        options=options,
+    )
+    return int(res.kind)
+
+
+@_jit
+def _fp_lookup(
+    cache: Any, map_id: int, a: int, sa: int, t: int, stt: int, ranged: int, others: NDArray[np.int64], count: int
+) -> int:
+    pad = np.full(8, -1, dtype=np.int64)
+    for i in range(min(count, 8)):
+        pad[i] = others[i]
+    key = (
+        np.int64(-(a * 8 + sa) - 2),
+        np.int64(-(t * 8 + stt) - 2),
+        np.int64(ranged),
+        pad[0],
+        pad[1],
+        pad[2],
+        pad[3],
+        pad[4],
+        pad[5],
+        pad[6],
+        pad[7],
+    )
+    if count <= 8 and key in cache:
+        hit: int = cache[key]
+        return hit
+    with _objmode(kind="int64"):
+        kind = _fp_cover_from_grid(map_id, a, sa, t, stt, ranged, others, count)
+    if count <= 8:
+        if len(cache) >= 200_000:
+            cache.clear()
+        cache[key] = kind
+    return kind
+
+
+@_jit
+def fp_cover_kind(
+    cache: Any,
+    map_id: int,
+    width: int,
+    a: int,
+    sa: int,
+    t: int,
+    stt: int,
+    ranged: bool,
+    crowd: NDArray[np.int32],
+    crowd_side: NDArray[np.int32],
+    n_crowd: int,
+) -> int:
+    """``cover(grid, Footprint(a, sa), Footprint(t, stt), ranged=..., creatures=...)`` (MOD-07..15) for spaces of
+    any side, through the map's cover cache. ``crowd[:n_crowd]`` are the anchors of the other creatures and
+    ``crowd_side`` their sides; only those whose space meets the box of the two spaces can matter (every line of
+    the corner rule runs inside it). Without creatures in the box, or when the walls alone give cover, the answer
+    without creatures is the answer (creatures add soft cover only to lines that had none)."""
+    empty = np.empty(0, dtype=np.int64)
+    if not ranged:
+        return _fp_lookup(cache, map_id, a, sa, t, stt, 0, empty, 0)
+    ax, ay, tx, ty = a % width, a // width, t % width, t // width
+    x0, x1 = min(ax, tx), max(ax + sa, tx + stt) - 1
+    y0, y1 = min(ay, ty), max(ay + sa, ty + stt) - 1
+    others = np.empty(n_crowd, dtype=np.int64)
+    count = 0
+    for i in range(n_crowd):
+        s = crowd[i]
+        cs = crowd_side[i]
+        cx, cy = s % width, s // width
+        if cx > x1 or cx + cs - 1 < x0 or cy > y1 or cy + cs - 1 < y0:
+            continue
+        others[count] = np.int64(s) * 8 + cs
+        count += 1
+    alone = _fp_lookup(cache, map_id, a, sa, t, stt, 1, empty, 0)
+    if count == 0 or alone >= 3:  # CoverKind.COVER and above: creatures change nothing
+        return alone
+    found = np.sort(others[:count])
+    return _fp_lookup(cache, map_id, a, sa, t, stt, 1, found, count)
+
+
+@_jit
+def fp_can_aoo_geometry(cache: Any, map_id: int, e: int, se: int, c: int, sc: int) -> bool:
+    """MOD-09 for spaces of any side: cover does not stop the reactor's attack of opportunity."""
+    return _fp_lookup(cache, map_id, e, se, c, sc, 0, np.empty(0, dtype=np.int64), 0) < 2  # below PARTIAL

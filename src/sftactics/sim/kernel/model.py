@@ -34,7 +34,7 @@ from sftactics.grid.flanking import FLANKING_BONUS
 from sftactics.grid.geometry import check_range
 from sftactics.grid.map import Feature
 from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
-from sftactics.grid.space import Size, footprint_side, is_sub_square
+from sftactics.grid.space import Size, is_sub_square
 from sftactics.grid.squeezing import has_narrow_squares
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import criticals, damage, injury, stats
@@ -42,7 +42,7 @@ from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import blasts, bodies, geo, specials
+from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, specials
 from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
 
@@ -206,6 +206,27 @@ class Model(NamedTuple):
     aware: B = np.ones(1, dtype=np.bool_)  # [N] acts in the surprise round (CF-09)
     atk_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] attack bonus against the target surprised
     ac_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] its AC then (flat-footed, CF-11)
+    # creatures of two squares or more (:mod:`sftactics.sim.kernel.bigmodel`; placeholders without them)
+    fside: I32 = np.ones(1, dtype=np.int32)  # [N] footprint side (1: one square or less)
+    big: bool = False  # someone is bigger than a square
+    bg: I32 = np.full(1, -1, dtype=np.int32)  # [N] its movement tables in bg_* (-1: the one-square ones)
+    bg_small: I32 = np.ones(1, dtype=np.int32)  # [G] side of the squeezed space
+    bg_step_to: I32 = np.full((1, 2, 1, 8), -1, dtype=np.int32)  # [G, 2, S, 8] full and squeezed steps
+    bg_step_k: NDArray[np.int8] = np.zeros((1, 2, 1, 8), dtype=np.int8)
+    bg_shift: I32 = np.full((1, 2, 1, 1), -1, dtype=np.int32)  # [G, 2, S, K] squeeze shifts
+    bg_stop: B = np.zeros((1, 1), dtype=np.bool_)  # [G, S] where a squeezed space may stop
+    bg_sqd: int = 1
+    bz: B = np.zeros((1, 1, 1), dtype=np.bool_)  # [Zb, S, box^2] what a big creature threatens per anchor
+    bz_radius: int = 2
+    bz_box: int = 5
+    bw_dist: I64 = np.zeros(1, dtype=np.int64)  # the big movers' search: work arrays (``footprints.big_search``)
+    bw_parent: I32 = np.zeros(1, dtype=np.int32)
+    bw_heap: I64 = np.zeros(1, dtype=np.int64)
+    bw_pass: B = np.ones((2, 1), dtype=np.bool_)
+    bw_stop: B = np.ones((2, 1), dtype=np.bool_)
+    bw_k: NDArray[np.int8] = np.zeros((2, 1), dtype=np.int8)
+    bw_prov: B = np.zeros((2, 1), dtype=np.bool_)
+    bw_crowd_side: I32 = np.ones(1, dtype=np.int32)  # [N] the sides of the creatures in ``st.crowd``
 
 
 @dataclass(frozen=True)
@@ -256,6 +277,7 @@ def unsupported(enc: Encounter) -> list[str]:
         if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in
                                             enc.combatants.values()):  # fmt: skip
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
+    out += bigmodel.big_refusals(enc)
     if enc.setup is not None:
         out.append("awareness, grapples or cover set up by the scenario (the engine's)")
     if enc.zones:
@@ -275,9 +297,7 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
     st = cr.stat
     if c.position is None:
         out.append("no position")
-    if footprint_side(Size(st.size)) != 1:
-        out.append(f"size {st.size} (the kernel moves one-square creatures)")
-    elif is_sub_square(Size(st.size)):
+    if is_sub_square(Size(st.size)):
         out.append(f"size {st.size} (smaller than a square: it may enter and share occupied squares, MOV-03)")
     if stats.move_mode(cr) != "land":
         out.append("moves by a speed other than land")
@@ -654,6 +674,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     sight = (sight_mod.has_walls(grid) or sight_mod.has_darkness(grid)) and enc.track_awareness
     model = model._replace(sight=sight, dim=dim, dim_miss=dim_miss, miss_slot=slots,
                            **sight_mod.dark_senses(grid, cs), **_surprise_fields(enc, cs, wmax))  # fmt: skip
+    big = bigmodel.big_fields(cs, grid, gopts, model.zone, model.w_zone, wmax)
+    model = model._replace(**{"fside": np.ones(n, dtype=np.int32), "bw_crowd_side": np.ones(n, dtype=np.int32), **big})
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)
