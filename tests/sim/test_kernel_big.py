@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given
 
 from sftactics.encounter.state import Encounter
+from sftactics.io.scenario import load_scenario
 from sftactics.sim.kernel.model import unsupported
 from sftactics.sim.runner import SimJob
-from tests.sim.test_kernel import FIGHTS, _build, assert_same_fight, scenario, scripts
+from tests.sim.test_kernel import FIGHTS, SCENARIOS, _build, assert_same_fight, scenario, scripts
 
 # A Large biped with a 10-ft reach (tall, Table 8-1) whose club staggers on a critical hit.
 OGRE: dict[str, Any] = {
@@ -113,8 +114,14 @@ def behemoth_room() -> Encounter:
     )
 
 
+@cache
+def predator_with_spells() -> Encounter:
+    """The shipped predator fight as it is, the mystic's spells included (heals, *mind thrust*...)."""
+    return load_scenario(SCENARIOS / "gargantuan-predator.yaml")
+
+
 def test_the_kernel_takes_big_creatures() -> None:
-    for enc in (ogre_room(), behemoth_room(), scenario("gargantuan-predator")):
+    for enc in (ogre_room(), behemoth_room(), scenario("gargantuan-predator"), predator_with_spells()):
         assert unsupported(enc) == []
 
 
@@ -123,6 +130,10 @@ def test_the_tactical_policy_with_a_big_creature_stays_with_the_engine() -> None
     with pytest.raises(ValueError, match="tactical policy with a creature bigger than a square"):
         job.compiled()
     assert SimJob(ogre_room(), {"*": "simple"}, engine="compiled").compiled()
+    cautious = SimJob(ogre_room(), {"*": "simple"}, engine="compiled", morale={"party": "cautious"})
+    assert cautious.kernel_refusals() == [
+        "side party: cautious morale with a creature bigger than a square (its retreat: the engine's for now)"
+    ]
 
 
 @pytest.mark.rule("MOV-04", "MOV-19", "AOO-02", "AOO-04", "AOO-06", "MOD-11", "MOD-17", "ATK-14", "CON-33")
@@ -144,3 +155,12 @@ def test_same_dice_same_fight_huge_behemoth(values: list[int]) -> None:
 @given(values=scripts())
 def test_same_dice_same_fight_gargantuan_predator(values: list[int]) -> None:
     assert_same_fight(scenario("gargantuan-predator"), values)
+
+
+@pytest.mark.rule("MOV-04", "EFF-02", "EFF-12", "MOD-08", "INJ-10", "AOO-06", "AOO-11")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_gargantuan_predator_with_spells(values: list[int]) -> None:
+    """The mystic heals (moving next to a patient past the predator) and blasts (bursts at the corners of every
+    square of the predator's space)."""
+    assert_same_fight(predator_with_spells(), values)

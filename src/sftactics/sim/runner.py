@@ -99,7 +99,7 @@ class SimJob:
 
         out = [f"side {side}: the {name} policy (the kernel plays the simple and tactical policies)"
                for side, name in self.policy_map().items() if name not in ("simple", "tactical")]  # fmt: skip
-        out += big_policy_refusals(self.encounter, self.policy_map())
+        out += big_policy_refusals(self.encounter, self.policy_map(), dict(self.morale_map()))
         return out + unsupported(self.encounter)  # every morale is the kernel's too (kernel.abilities)
 
     def compiled(self) -> bool:

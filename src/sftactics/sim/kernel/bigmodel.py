@@ -52,19 +52,24 @@ def big_refusals(enc: Encounter) -> list[str]:
             t = fp.big_tables(grid, Size(c.creature.stat.size))
             if not t.fits[0, c.position[1] * grid.width + c.position[0]]:
                 out.append(f"{c.id}: starts squeezed (MOV-19's penalties: the engine's)")
-    if any(specials.used(ab) for c in cs for ab in c.creature.stat.specials):
-        out.append("special abilities or spells in a fight with a creature bigger than a square (areas and "
-                   "touches between spaces: the engine's)")  # fmt: skip
+    for c in cs:
+        if _side(c) > 1 and any(specials.used(ab) for ab in c.creature.stat.specials):
+            out.append(f"{c.id}: special abilities or spells of a creature bigger than a square (cones, lines and "
+                       "touches from a space: the engine's)")  # fmt: skip
     return out
 
 
-def big_policy_refusals(enc: Encounter, policies: dict[str, str]) -> list[str]:
+def big_policy_refusals(enc: Encounter, policies: dict[str, str], morale: dict[str, str] | None = None) -> list[str]:
     """The tactical policy in a fight with a creature of two squares or more (its squares, risks and charges are
-    weighed for one-square creatures in the kernel): the engine's for now."""
+    weighed for one-square creatures in the kernel), and a cautious side's retreat (the tactical kernel's
+    withdrawal): the engine's for now."""
     if not has_big(enc.combatants.values()):
         return []
-    return [f"side {side}: the tactical policy with a creature bigger than a square (the engine's for now)"
-            for side, name in sorted(policies.items()) if name == "tactical"]  # fmt: skip
+    out = [f"side {side}: the tactical policy with a creature bigger than a square (the engine's for now)"
+           for side, name in sorted(policies.items()) if name == "tactical"]  # fmt: skip
+    out += [f"side {side}: cautious morale with a creature bigger than a square (its retreat: the engine's for now)"
+            for side, name in sorted((morale or {}).items()) if name == "cautious"]  # fmt: skip
+    return out
 
 
 def big_fields(
