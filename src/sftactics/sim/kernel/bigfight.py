@@ -269,10 +269,9 @@ def approach_fp(m: Any, st: Any, c: int, t: int) -> int:
             nm += 1
     best = -1
     bd, bf, bc, bx, by = 0, 0, 0, 0, 0
-    r = m.speed[c] // 5
-    cx, cy = st.pos[c] % w, st.pos[c] // w
-    for qx in range(max(0, cx - r), min(w, cx + r + 1)):
-        for qy in range(max(0, cy - r), min(m.height, cy + r + 1)):
+    # a big mover's squeeze shifts move its anchor more than its steps do: every anchor of the map
+    for qx in range(w):
+        for qy in range(m.height):
             q = qy * w + qx
             cost = st.best_cost[q]
             if cost <= 0:
