@@ -269,9 +269,12 @@ def approach_fp(m: Any, st: Any, c: int, t: int) -> int:
             nm += 1
     best = -1
     bd, bf, bc, bx, by = 0, 0, 0, 0, 0
-    # a big mover's squeeze shifts move its anchor more than its steps do: every anchor of the map
-    for qx in range(w):
-        for qy in range(m.height):
+    # one move reaches at most speed / 5 squares away (the one-square search sets only that box); a big mover's
+    # squeeze shifts move its anchor further than its steps do: every anchor of the map (its search sets them all)
+    r = m.speed[c] // 5 if sc == 1 else w + m.height
+    cx, cy = st.pos[c] % w, st.pos[c] // w
+    for qx in range(max(0, cx - r), min(w, cx + r + 1)):
+        for qy in range(max(0, cy - r), min(m.height, cy + r + 1)):
             q = qy * w + qx
             cost = st.best_cost[q]
             if cost <= 0:
