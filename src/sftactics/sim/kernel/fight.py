@@ -67,6 +67,7 @@ from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
+from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.blasts import (
     ON_NEGATES,
@@ -92,11 +93,11 @@ from sftactics.sim.kernel.bodies import (
     knock_down,
     reset_bodies,
 )
+from sftactics.sim.kernel.footprints import fp_distance_to_point_ft
 from sftactics.sim.kernel.geo import (
     can_aoo_geometry,
     cover_kind,
     distance_ft,
-    distance_to_point_ft,
     flank_line,
     threatens,
     threatens_on_map,
@@ -450,12 +451,16 @@ def _others(m: Any, st: Any, a: int, t: int) -> int:
 
 @_jit
 def _threatens_target(m: Any, st: Any, c: int, z: int, t: int) -> bool:
+    if m.big:
+        return _big.threat_fp(m, st, c, z, t)
     return z >= 0 and _in_zone(m, z, st.pos[c], st.pos[t])
 
 
 @_jit
 def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int, int]:
     """``space.attack_geometry`` and the totals: (possible, attack bonus, AC)."""
+    if m.big:
+        return _big.attack_numbers_fp(m, st, a, k, t)
     w = m.width
     pa = st.pos[a]
     pt = st.pos[t]
@@ -627,7 +632,7 @@ def _arc_target(m: Any, st: Any, a: int, t: int) -> int:
             continue
         if p == a:  # never the attacker (option arc_can_strike_attacker: refused by ``unsupported``)
             continue
-        d = distance_ft(st.pos[t], st.pos[p], m.width)
+        d = _big.pair_dist(m, st, t, p) if m.big else distance_ft(st.pos[t], st.pos[p], m.width)
         if d > ARC_REACH_FT:
             continue
         if best < 0 or d < best_d:
@@ -722,6 +727,8 @@ def _can_take_aoo(m: Any, st: Any, e: int, c: int) -> bool:
         return False
     if _staggered(st, e) or not st.acted[e] or st.react_used[e]:
         return False
+    if m.big:
+        return _big.can_aoo_fp(m, st, e, c)
     return can_aoo_geometry(st.cover_cache, m.map_id, st.pos[e], st.pos[c])
 
 
@@ -733,7 +740,8 @@ def _aoo(m: Any, st: Any, e: int, c: int) -> None:
         return
     for k in range(m.w_ok.shape[1]):
         usable = m.w_ok[e, k] and m.w_attack[e, k] and m.w_aoo[e, k]
-        if usable and _in_zone(m, m.w_zone[e, k], st.pos[e], st.pos[c]):
+        if usable and (_big.threat_fp(m, st, e, m.w_zone[e, k], c) if m.big else
+                       _in_zone(m, m.w_zone[e, k], st.pos[e], st.pos[c])):  # fmt: skip
             st.react_used[e] = True
             _one_attack(m, st, e, c, k, True)
             return
@@ -743,7 +751,7 @@ def _aoo(m: Any, st: Any, e: int, c: int) -> None:
 def _provoke_all(m: Any, st: Any, c: int) -> None:
     """Every enemy that threatens ``c`` where it stands may take its attack of opportunity (AOO-12)."""
     for e in range(m.n):
-        if _can_take_aoo(m, st, e, c) and m.zone[e] >= 0 and _in_zone(m, m.zone[e], st.pos[e], st.pos[c]):
+        if _can_take_aoo(m, st, e, c) and m.zone[e] >= 0 and _threatens_target(m, st, e, m.zone[e], c):
             _aoo(m, st, e, c)
 
 
@@ -761,6 +769,9 @@ def _occupancy(m: Any, st: Any, c: int, charging: bool = False) -> None:
         q = st.pos[o]
         if _down_now(st, o):  # helpless: pass and stop
             continue
+        if m.fside[o] > 1:  # every square of a big creature's space
+            _big.occupy(m, st, o, False, not (m.side[o] != m.side[c] or charging))
+            continue
         st.stoppable[q] = False
         if m.side[o] != m.side[c] or charging:
             st.passable[q] = False
@@ -770,6 +781,9 @@ def _occupancy(m: Any, st: Any, c: int, charging: bool = False) -> None:
 def _clear(m: Any, st: Any) -> None:
     for o in range(m.n):
         q = st.pos[o]
+        if m.fside[o] > 1:
+            _big.occupy(m, st, o, True, True)
+            continue
         st.stoppable[q] = True
         st.passable[q] = True
 
@@ -785,6 +799,8 @@ def _approach(m: Any, st: Any, c: int, t: int) -> int:
     """``SimplePolicy._approach``: the square of one move nearest to ``t`` (flanking it if possible, then the
     cheapest, then the lowest x, y); -1 if none is nearer than where it stands. Reads the search of
     :func:`_prepare_move`."""
+    if m.big:
+        return _big.approach_fp(m, st, c, t)
     w = m.width
     pt = st.pos[t]
     here = distance_ft(st.pos[c], pt, w)
@@ -844,7 +860,10 @@ def _prepare_move(m: Any, st: Any, c: int, actions: int = 1, exempt_start: bool 
     if exempt_start:
         st.provoking[st.pos[c]] = False  # (left so for path_to; _unmark clears every marked square anyway)
     _occupancy(m, st, c, charging)
-    _search(m, st, c, -1, actions * m.speed[c])
+    if m.fside[c] > 1:
+        _big.search_big(m, st, c, actions * m.speed[c], charging, exempt_start)
+    else:
+        _search(m, st, c, -1, actions * m.speed[c])
     _clear(m, st)
     return nthreat
 
@@ -862,6 +881,9 @@ def _mark(m: Any, st: Any, nthreat: int, value: bool) -> None:
     r = m.zone_radius
     for i in range(nthreat):
         e = st.threat_ids[i]
+        if m.fside[e] > 1:
+            _big.mark_big(m, st, e, value)
+            continue
         pe = st.pos[e]
         ex, ey = pe % w, pe // w
         for dy in range(-r, r + 1):
@@ -877,7 +899,11 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
     where it leaves threatened squares (each enemy once), a mover that drops stays where it was. ``full``: the
     movement of a full action (a withdrawal)."""
     w = m.width
-    squares, leaving = path_for(m, c, dest, st.best_state, st.parent, st.provoking)
+    if m.fside[c] > 1:
+        squares, leaving, sides = _big.path_big(m, st, c, dest)
+    else:
+        squares, leaving = path_for(m, c, dest, st.best_state, st.parent, st.provoking)
+        sides = squares[:0]  # one square throughout
     _unmark(m, st, nthreat)
     if squares.shape[0] == 0:
         return
@@ -896,7 +922,10 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
             pick = -1
             for i in range(nthreat):
                 e = st.threat_ids[i]
-                if e < 0 or not _in_zone(m, m.zone[e], st.pos[e], q):
+                if e < 0:
+                    continue
+                if not (_big.threat_space(m, st, e, m.zone[e], q, sides[step] if sides.shape[0] else 1) if m.big
+                        else _in_zone(m, m.zone[e], st.pos[e], q)):  # fmt: skip
                     continue
                 if pick < 0 or m.rank[e] < m.rank[st.threat_ids[pick]]:
                     pick = i
@@ -905,7 +934,7 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
             e = st.threat_ids[pick]
             st.threat_ids[pick] = -1 - e  # asked once per square; restored below
             if step > done:
-                _walk(st, c, squares, done, step, w)
+                _walk(st, c, squares, done, step, w, sides)
                 done = step
             _aoo(m, st, e, c)
             if _out(st, c):
@@ -919,15 +948,20 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
             if st.threat_ids[i] < 0:
                 st.threat_ids[i] = -1 - st.threat_ids[i]
     if done < squares.shape[0] - 1:
-        _walk(st, c, squares, done, squares.shape[0] - 1, w)
+        _walk(st, c, squares, done, squares.shape[0] - 1, w, sides)
     if not st.charging[c]:  # a charge's command ends after its attack (tactics._charge refreshes then)
         _sight_refresh(m, st, c)
 
 
 @_jit
-def _walk(st: Any, c: int, squares: NDArray[np.int32], a: int, b: int, w: int) -> None:
+def _walk(st: Any, c: int, squares: NDArray[np.int32], a: int, b: int, w: int,
+          sides: NDArray[np.int32]) -> None:  # fmt: skip
+    """Along ``squares`` from index ``a`` to ``b``: the diagonals counted (``sides``, for a big mover: a squeeze
+    shift changes the side and is no step), the position."""
     for i in range(a, b):
         p, q = squares[i], squares[i + 1]
+        if sides.shape[0] and sides[i] != sides[i + 1]:
+            continue
         if p % w != q % w and p // w != q // w:
             st.sc[DIAG] += 1
     st.pos[c] = squares[b]
@@ -947,6 +981,20 @@ def _burst_has(m: Any, r: int, p: int, q: int) -> bool:
             lo = mid + 1
         else:
             hi = mid
+    return False
+
+
+@_jit
+def _burst_hits(m: Any, st: Any, r: int, p: int, who: int) -> bool:
+    """A square of ``who``'s space is in the burst of table ``r`` at point ``p`` (``areas.in_area``)."""
+    q = st.pos[who]
+    s = m.fside[who]
+    if s == 1:
+        return _burst_has(m, r, p, q)
+    for j in range(s):
+        for i in range(s):
+            if _burst_has(m, r, p, q + j * m.width + i):
+                return True
     return False
 
 
@@ -988,17 +1036,17 @@ def _grenade_point(m: Any, st: Any, c: int) -> tuple[int, int]:
                 continue  # the same corner of two foes' squares
             px, py = pts[j] // (m.height + 1), pts[j] % (m.height + 1)
             p = py * (w + 1) + px
-            if distance_to_point_ft(st.pos[c], p, w) > m.w_top_ft[c, k]:
+            if fp_distance_to_point_ft(st.pos[c], m.fside[c], p, w) > m.w_top_ft[c, k]:
                 continue
             hit = 0
             for i in range(nf):
-                if _burst_has(m, r, p, st.pos[st.mates[i]]):
+                if _burst_hits(m, st, r, p, st.mates[i]):
                     hit += 1
             if hit < 2:
                 continue
             friend = False
             for a in range(m.n):
-                if m.side[a] == m.side[c] and _burst_has(m, r, p, st.pos[a]):
+                if m.side[a] == m.side[c] and _burst_hits(m, st, r, p, a):
                     friend = True
                     break
             if friend:
@@ -1012,7 +1060,7 @@ def _grenade_point(m: Any, st: Any, c: int) -> tuple[int, int]:
 def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     """``do_throw_grenade`` and ``area_effect``: AC 5, scatter on a miss, one damage roll, a Reflex save each."""
     w = m.width
-    d = distance_to_point_ft(st.pos[c], p, w) // 5
+    d = fp_distance_to_point_ft(st.pos[c], m.fside[c], p, w) // 5
     _spend(st, 0)
     st.ammo[c, k] -= 1
     _provoke_all(m, st, c)
@@ -1032,8 +1080,9 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
         px, py = p % (w + 1), p // (w + 1)
         map_id = m.map_id
         thrower = st.pos[c]
+        tside = m.fside[c]
         with _objmode(dx="int64", dy="int64"):
-            dx, dy = _scatter_direction(map_id, px, py, thrower, d8)
+            dx, dy = _scatter_direction(map_id, px, py, thrower, d8, tside)
         px = min(max(px + dx * d4, 0), w)
         py = min(max(py + dy * d4, 0), m.height)
         land = py * (w + 1) + px
@@ -1041,7 +1090,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     r = m.w_bidx[c, k]
     inside = 0
     for t in range(m.n):
-        if not st.dead[t] and _burst_has(m, r, land, st.pos[t]):
+        if not st.dead[t] and _burst_hits(m, st, r, land, t):
             st.points[inside] = t
             inside += 1
     if inside == 0:
@@ -1051,7 +1100,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     which, on_save = m.g_mode[c, k, 0], m.g_mode[c, k, 1]
     for i in range(inside):
         t = st.points[i]
-        kind = _point_cover(st, m.map_id, land, st.pos[t])
+        kind = _point_cover(st, m.map_id, land, st.pos[t], m.fside[t])
         if kind == TOTAL_COVER:
             continue
         dmg = raw
@@ -1072,19 +1121,19 @@ def _map_of(map_id: int) -> Any:
     return geo._MAPS[map_id]
 
 
-def _scatter_direction(map_id: int, px: int, py: int, thrower: int, d8: int) -> tuple[int, int]:
+def _scatter_direction(map_id: int, px: int, py: int, thrower: int, d8: int, side: int = 1) -> tuple[int, int]:
     """Object mode: the grid package's scatter direction for a thrower in square ``thrower``."""
     from sftactics.grid.geometry import Footprint
     from sftactics.grid.scatter import scatter_direction
 
     grid, options = _map_of(int(map_id))
     w = grid.width
-    dx, dy = scatter_direction((int(px), int(py)), Footprint(int(thrower) % w, int(thrower) // w), int(d8),
-                               options=options)  # fmt: skip
+    dx, dy = scatter_direction((int(px), int(py)), Footprint(int(thrower) % w, int(thrower) // w, int(side)),
+                               int(d8), options=options)  # fmt: skip
     return int(dx), int(dy)
 
 
-def _cover_from_point(map_id: int, point: int, square: int) -> int:
+def _cover_from_point(map_id: int, point: int, square: int, side: int = 1) -> int:
     """Object mode: cover of ``square`` from a point of origin (no creatures: ``area_effect``)."""
     from sftactics.grid.cover import cover
     from sftactics.grid.geometry import Footprint
@@ -1092,19 +1141,19 @@ def _cover_from_point(map_id: int, point: int, square: int) -> int:
     grid, options = _map_of(int(map_id))
     w = grid.width
     at = (int(point) % (w + 1), int(point) // (w + 1))
-    res = cover(grid, at, Footprint(int(square) % w, int(square) // w), ranged=True, creatures=(), explain=False,
-                options=options)  # fmt: skip
+    res = cover(grid, at, Footprint(int(square) % w, int(square) // w, int(side)), ranged=True, creatures=(),
+                explain=False, options=options)  # fmt: skip
     return int(res.kind)
 
 
 @_jit
-def _point_cover(st: Any, map_id: int, point: int, square: int) -> int:
-    key = np.int64(point) * np.int64(1 << 32) + np.int64(square)
+def _point_cover(st: Any, map_id: int, point: int, square: int, side: int = 1) -> int:
+    key = np.int64(point) * np.int64(1 << 32) + np.int64(square) + (np.int64(side) << 56)
     if key in st.point_cache:
         hit: int = st.point_cache[key]
         return hit
     with _objmode(found="int64"):
-        found = _cover_from_point(map_id, point, square)
+        found = _cover_from_point(map_id, point, square, side)
     st.point_cache[key] = found
     return found
 
@@ -1125,7 +1174,7 @@ def _nearest_of(m: Any, st: Any, c: int, own: bool) -> int:
             continue
         if own and not _knows(m, st, c, f):
             continue
-        d = distance_ft(st.pos[c], st.pos[f], m.width)
+        d = _big.pair_dist(m, st, c, f) if m.big else distance_ft(st.pos[c], st.pos[f], m.width)
         if best < 0 or (d, m.rank[f]) < (bd, br):
             best, bd, br = f, d, m.rank[f]
     return best

@@ -33,7 +33,7 @@ from sftactics.grid.cover import CoverKind, cover_terms
 from sftactics.grid.flanking import FLANKING_BONUS
 from sftactics.grid.geometry import check_range
 from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
-from sftactics.grid.space import Size, footprint_side, is_sub_square
+from sftactics.grid.space import Size, is_sub_square
 from sftactics.grid.squeezing import has_narrow_squares
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import criticals, damage, injury, stats
@@ -42,7 +42,7 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import blasts, bodies, geo, modes, parts, specials
+from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, specials
 from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
 
@@ -230,6 +230,27 @@ class Model(NamedTuple):
     start_round: int = 0  # the round it opens (0: the fight starts from its beginning)
     start_turn: int = -1  # whose turn comes first in that round (-1: the first in the order)
     start_done: B = np.zeros(1, dtype=np.bool_)  # [N] has had its turn this round already (``acted``)
+    # creatures of two squares or more (:mod:`sftactics.sim.kernel.bigmodel`; placeholders without them)
+    fside: I32 = np.ones(1, dtype=np.int32)  # [N] footprint side (1: one square or less)
+    big: bool = False  # someone is bigger than a square
+    bg: I32 = np.full(1, -1, dtype=np.int32)  # [N] its movement tables in bg_* (-1: the one-square ones)
+    bg_small: I32 = np.ones(1, dtype=np.int32)  # [G] side of the squeezed space
+    bg_step_to: I32 = np.full((1, 2, 1, 8), -1, dtype=np.int32)  # [G, 2, S, 8] full and squeezed steps
+    bg_step_k: NDArray[np.int8] = np.zeros((1, 2, 1, 8), dtype=np.int8)
+    bg_shift: I32 = np.full((1, 2, 1, 1), -1, dtype=np.int32)  # [G, 2, S, K] squeeze shifts
+    bg_stop: B = np.zeros((1, 1), dtype=np.bool_)  # [G, S] where a squeezed space may stop
+    bg_sqd: int = 1
+    bz: B = np.zeros((1, 1, 1), dtype=np.bool_)  # [Zb, S, box^2] what a big creature threatens per anchor
+    bz_radius: int = 2
+    bz_box: int = 5
+    bw_dist: I64 = np.zeros(1, dtype=np.int64)  # the big movers' search: work arrays (``footprints.big_search``)
+    bw_parent: I32 = np.zeros(1, dtype=np.int32)
+    bw_heap: I64 = np.zeros(1, dtype=np.int64)
+    bw_pass: B = np.ones((2, 1), dtype=np.bool_)
+    bw_stop: B = np.ones((2, 1), dtype=np.bool_)
+    bw_k: NDArray[np.int8] = np.zeros((2, 1), dtype=np.int8)
+    bw_prov: B = np.zeros((2, 1), dtype=np.bool_)
+    bw_crowd_side: I32 = np.ones(1, dtype=np.int32)  # [N] the sides of the creatures in ``st.crowd``
 
 
 @dataclass(frozen=True)
@@ -279,6 +300,7 @@ def unsupported(enc: Encounter) -> list[str]:
         out += sight_mod.sight_refusals(grid, enc.combatants.values(), enc.options.noisy_combat_locates)
         if has_narrow_squares(grid) and enc.combatants:  # (smaller creatures: their own movement tables)
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
+    out += bigmodel.big_refusals(enc)
     if enc.setup is not None:
         out.append("awareness, grapples or cover set up by the scenario (the engine's)")
     if enc.zones:
@@ -298,8 +320,6 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
     st = cr.stat
     if c.position is None:
         out.append("no position")
-    if footprint_side(Size(st.size)) != 1:
-        out.append(f"size {st.size} (the kernel moves one-square creatures)")
     out += modes.mode_refusals(c, enc.grid)
     if c.hidden:
         out.append("hidden (Stealth: who notices whom is rolled, and Searches; the engine's)")
@@ -689,6 +709,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         done = np.array([c.id in at.acted for c in cs], dtype=np.bool_)
         model = model._replace(start_round=at.round, start_turn=-1 if at.turn is None else ids.index(at.turn),
                                start_done=done)  # fmt: skip
+    big = bigmodel.big_fields(cs, grid, gopts, model.zone, model.w_zone, wmax)
+    model = model._replace(**{"fside": np.ones(n, dtype=np.int32), "bw_crowd_side": np.ones(n, dtype=np.int32), **big})
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

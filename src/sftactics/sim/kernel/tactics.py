@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from sftactics.grid.cover import CoverKind
+from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel.blasts import ON_NEGATES, R_KIND, RIDER_BURNING, RIDER_NONE
 from sftactics.sim.kernel.bodies import LINGER, base_numbers
 from sftactics.sim.kernel.fight import (
@@ -421,7 +422,7 @@ def _threatened_count(m: Any, st: Any, sq: int) -> int:
     n = 0
     for i in range(st.t_n[2]):
         e = st.t_zones[i]
-        if _in_zone(m, m.zone[e], st.pos[e], sq):
+        if _big.threat_space(m, st, e, m.zone[e], sq, 1) if m.big else _in_zone(m, m.zone[e], st.pos[e], sq):
             n += 1
     return n
 
@@ -470,7 +471,8 @@ def _provokers(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
         for r in range(m.n):  # by id, as the provocations are sorted
             for i in range(st.t_n[5]):
                 e = st.threat_ids[i]
-                if m.rank[e] == r and _in_zone(m, m.zone[e], st.pos[e], q):
+                if m.rank[e] == r and (_big.threat_space(m, st, e, m.zone[e], q, 1) if m.big else
+                                       _in_zone(m, m.zone[e], st.pos[e], q)):  # fmt: skip
                     n += 1
                     total += _aoo_one(m, st, e, me)
     return n, total
