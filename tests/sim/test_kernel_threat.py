@@ -1,5 +1,5 @@
 """The compiled kernel reads who threatens what from the rules' own answer (``encounter.threat``) when it builds
-its model, and leaves to the engine the creatures it cannot move as the engine does (AOO-01, AOO-05, MOV-03)."""
+its model (AOO-01, AOO-05, MOV-03)."""
 
 from __future__ import annotations
 
@@ -36,11 +36,19 @@ def test_the_model_threatens_with_the_weapons_that_can_make_attacks_of_opportuni
 
 
 @pytest.mark.rule("MOV-03", "AOO-05")
-def test_creatures_smaller_than_a_square_are_left_to_the_engine() -> None:
+def test_creatures_smaller_than_a_square_threaten_their_own_square_only() -> None:
     mite = npc(name="Mite", size="tiny", weapons=[CLAW])
     enc = encounter(
         combatant("Mite", "party", mite, position=(1, 1)),
         combatant("Goblin", "aliens", npc(name="Goblin", weapons=[CLAW]), position=(5, 1)),
         map=OPEN,
     )
-    assert any("Mite: size tiny" in why for why in unsupported(enc))
+    assert unsupported(enc) == []
+    m = compile_encounter(enc).model
+    assert threat.threatened_squares(enc, "Mite") == frozenset({(1, 1)})
+    assert m.sub[0] and not m.sub[1]
+    assert m.w_reach[0, 0] == 0 and m.body_reach[0] == 0 and m.takes_aoo[0]  # threatens, never flanks
+    r = m.zone_radius
+    side = 2 * r + 1
+    zone = m.zones[m.zone[0], 1 * 8 + 1].reshape(side, side)
+    assert zone.sum() == 1 and zone[r, r]  # only its own square

@@ -83,6 +83,21 @@ def test_kernel_jobs_go_out_in_more_batches_so_that_workers_finish_together() ->
     assert make_batches(10_000, 2) == make_batches(10_000, 2, per_worker=8)  # the engine's: as before
 
 
+def test_kernel_batches_start_and_end_small_on_several_workers() -> None:
+    from sftactics.sim.runner import KERNEL_FIRST_BATCH, kernel_batches
+
+    batches = kernel_batches(10_000, 2)
+    sizes = [b - a for a, b in batches]
+    assert [i for a, b in batches for i in range(a, b)] == list(range(10_000))
+    assert sizes[:4] == [KERNEL_FIRST_BATCH] * 2 + [2 * KERNEL_FIRST_BATCH] * 2  # shared answers arrive early
+    assert sizes[-2:] == [KERNEL_FIRST_BATCH] * 2  # and the workers finish together
+    assert max(sizes) == 10_000 // (2 * 32)
+    assert kernel_batches(10_000, 1) == make_batches(10_000, 1, largest=4096, per_worker=32)  # one: as before
+    assert kernel_batches(100, 2, batch_size=7) == make_batches(100, 2, 7)
+    for runs, workers in ((1, 2), (37, 3), (200, 2), (100_000, 4)):
+        assert [i for a, b in kernel_batches(runs, workers) for i in range(a, b)] == list(range(runs))
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
 def test_kernel_workers_are_forked_from_a_process_with_the_kernel_ready(mirror: Path) -> None:
     from sftactics.sim import runner

@@ -94,10 +94,12 @@ class SimJob:
 
     def kernel_refusals(self) -> list[str]:
         """Why the compiled kernel cannot play this job (empty: it can)."""
+        from sftactics.sim.kernel.bigmodel import big_policy_refusals
         from sftactics.sim.kernel.model import unsupported
 
         out = [f"side {side}: the {name} policy (the kernel plays the simple and tactical policies)"
                for side, name in self.policy_map().items() if name not in ("simple", "tactical")]  # fmt: skip
+        out += big_policy_refusals(self.encounter, self.policy_map(), dict(self.morale_map()))
         return out + unsupported(self.encounter)  # every morale is the kernel's too (kernel.abilities)
 
     def compiled(self) -> bool:
@@ -169,6 +171,40 @@ def make_batches(
 #: Batches per worker when the compiled kernel plays: a batch of the benchmark's tactical fights takes a few
 #: tenths of a second, so the last ones leave a worker idle for little; each costs a few milliseconds to send.
 KERNEL_BATCHES_PER_WORKER = 32
+#: The first batch of each worker when the compiled kernel plays on several (then twice as many, and so on up
+#: to the usual size; the last ones shrink the same way).
+KERNEL_FIRST_BATCH = 8
+
+
+def kernel_batches(runs: int, workers: int, batch_size: int | None = None) -> list[tuple[int, int]]:
+    """The batches of a simulation the compiled kernel plays. With several workers and no ``batch_size``: about
+    :data:`KERNEL_BATCHES_PER_WORKER` per worker, but each worker's first batches small and growing (a worker
+    sends the cover answers it found with each batch, and the others receive them with their next one: the
+    first fights meet most of the squares, so the sooner they are shared the fewer each worker computes too) and
+    the last ones shrinking (so that the workers finish together)."""
+    batches = make_batches(runs, workers, batch_size, largest=4096, per_worker=KERNEL_BATCHES_PER_WORKER)
+    if batch_size is not None or workers <= 1 or len(batches) <= 1:
+        return batches
+    size = batches[0][1] - batches[0][0]
+    head = [s for s in _doubling(KERNEL_FIRST_BATCH, size) for _ in range(workers)]
+    tail = [s for s in reversed(_doubling(KERNEL_FIRST_BATCH, size // 2 + 1)) for _ in range(workers)]
+    middle = runs - sum(head) - sum(tail)
+    if middle < 0:
+        return batches
+    sizes = head + [size] * (middle // size) + ([middle % size] if middle % size else []) + tail
+    out, a = [], 0
+    for n in sizes:
+        out.append((a, a + n))
+        a += n
+    return out
+
+
+def _doubling(first: int, below: int) -> list[int]:
+    out = []
+    while first < below:
+        out.append(first)
+        first *= 2
+    return out
 
 
 # ---------------------------------------------------------------- local processes
@@ -221,6 +257,10 @@ def _run_local(
             if progress is not None:
                 progress(done, runs)
         return results
+    if _fork_ready(job):
+        forked = _run_forked(job, batches, workers, progress, runs)
+        if forked is not None:
+            return forked
     with ProcessPoolExecutor(max_workers=workers, mp_context=_mp_context(job), initializer=_init_worker,
                              initargs=(job,)) as pool:  # fmt: skip
         pending: set[Future[list[FightResult]]] = {pool.submit(_run_in_worker, a, b) for a, b in batches}
@@ -232,6 +272,47 @@ def _run_local(
                 done += len(batch)
                 if progress is not None:
                     progress(done, runs)
+    return results
+
+
+def _run_forked(
+    job: SimJob, batches: list[tuple[int, int]], workers: int, progress: Progress | None, runs: int
+) -> list[FightResult] | None:
+    """The compiled kernel's batches on workers forked from this process once the kernel is ready here
+    (``sim.kernel.pool``: the workers send back the fights' numbers and share their cover answers); None if
+    the kernel cannot be made ready (the process pool then meets the trouble and reports it fight by fight)."""
+    from sftactics.sim.kernel import pool
+    from sftactics.sim.kernel import run as kr
+
+    policies, morale = job.policy_map(), job.morale_map()
+    try:
+        kr.prepare(job.encounter, policies)
+        cache = kr.cover_cache_of(job.encounter, policies)
+    except Exception:
+        return None
+    results: list[FightResult] = []
+
+    def seeds(a: int, b: int) -> list[int]:
+        return [fight_seed(job.seed, i) for i in range(a, b)]
+
+    def play(a: int, b: int) -> Any:
+        return kr.kernel_arrays(job.encounter, seeds(a, b), job.max_rounds, policies, morale)
+
+    def deliver(a: int, b: int, fights: Any, rows: Any, error: str | None) -> None:
+        batch: list[FightResult] = []
+        if error is None:
+            try:
+                batch = kr.kernel_results(job.encounter, seeds(a, b), list(range(a, b)), job.max_rounds, fights,
+                                          rows, policies)  # fmt: skip
+            except Exception:
+                error = traceback.format_exc()
+        if error is not None:
+            batch = [failed_fight(i, s, error) for i, s in zip(range(a, b), seeds(a, b), strict=True)]
+        results.extend(batch)
+        if progress is not None:
+            progress(len(results), runs)
+
+    pool.play_forked(play, batches, workers, cache, deliver)
     return results
 
 
@@ -350,10 +431,7 @@ def simulate_results(
     n = workers if workers is not None else (os.cpu_count() or 1)
     if n < 1:
         raise ValueError("workers must be at least 1")
-    if job.compiled():
-        batches = make_batches(runs, n, batch_size, largest=4096, per_worker=KERNEL_BATCHES_PER_WORKER)
-    else:
-        batches = make_batches(runs, n, batch_size)
+    batches = kernel_batches(runs, n, batch_size) if job.compiled() else make_batches(runs, n, batch_size)
     t0 = time.perf_counter()
     if backend == "local":
         if scheduler:

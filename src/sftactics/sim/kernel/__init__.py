@@ -9,7 +9,8 @@ results. See docs/simulation.md.
 numba caches compiled code on disk and checks each function only against its own source file, but the kernel's
 functions call each other across ``geo.py`` and ``fight.py``: after an edit (or an upgrade) of one file the
 other's cached code would still hold the old callee. The locators registered here give the kernel's functions
-one stamp, a digest of every source file of this package, so a change anywhere recompiles everything.
+one stamp, a digest of the source files of this package, so a change anywhere recompiles everything (but in
+the files that hold no njit code and feed none: :data:`NOT_COMPILED`).
 """
 
 from __future__ import annotations
@@ -23,13 +24,18 @@ from numba.core import caching
 
 _HERE = Path(__file__).resolve().parent
 _DIGEST: list[bytes] = []
+#: Files of the package with no njit code that no njit code reads (Python around the kernel: playing batches,
+#: worker processes): editing them leaves the compiled code as it is.
+NOT_COMPILED = frozenset({"run.py", "pool.py"})
 
 
 def source_digest() -> bytes:
-    """A digest of the kernel's source files (computed once per process)."""
+    """A digest of the kernel's source files (computed once per process), but :data:`NOT_COMPILED`."""
     if not _DIGEST:
         h = hashlib.sha256()
         for f in sorted(_HERE.glob("*.py")):
+            if f.name in NOT_COMPILED:
+                continue
             h.update(f.name.encode())
             h.update(f.read_bytes())
         _DIGEST.append(h.digest())

@@ -35,8 +35,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba.core import types as nb_types
-from numba.typed import Dict as NumbaDict
 
 from sftactics.sim.choices import LIMITED
 from sftactics.sim.kernel import classes
@@ -53,7 +51,6 @@ from sftactics.sim.kernel.fight import (
     _check_end,
     _damage,
     _die,
-    _in_zone,
     _jit,
     _log,
     _move,
@@ -64,8 +61,10 @@ from sftactics.sim.kernel.fight import (
     _prepare_move,
     _roll_damage,
     _save,
+    _threatens_target,
     _track,
 )
+from sftactics.sim.kernel.footprints import fp_distance_ft
 from sftactics.sim.kernel.geo import distance_ft, distance_to_point_ft
 from sftactics.sim.kernel.specials import ON_NEGATES, S_BURST, S_CONE, S_SPREAD, T_ALLIES, T_ALLY, T_AREA, T_FOE
 from sftactics.sim.kernel.tactics import (
@@ -104,7 +103,9 @@ def area_cache(map_id: int) -> Any:
     to the sorted squares of that area (for line of effect, ``[1]`` or ``[0]``)."""
     found = _CACHES.get(map_id)
     if found is None:
-        found = _CACHES[map_id] = NumbaDict.empty(key_type=nb_types.int64, value_type=nb_types.int32[:])
+        from sftactics.sim.kernel.share import empty_area_cache  # (made by cached code: no compile)
+
+        found = _CACHES[map_id] = empty_area_cache()
     return found
 
 
@@ -161,6 +162,20 @@ def _loe(m: Any, st: Any, a: int, b: int) -> bool:
 
 
 @_jit
+def _inside_fp(m: Any, st: Any, squares: Any, c: int) -> bool:
+    """A square of ``c``'s space is among the area's ``squares`` (``areas.in_area``)."""
+    q = st.pos[c]
+    s = m.fside[c]
+    if s == 1:
+        return _inside(squares, q)
+    for j in range(s):
+        for i in range(s):
+            if _inside(squares, q + j * m.width + i):
+                return True
+    return False
+
+
+@_jit
 def _inside(squares: Any, q: int) -> bool:
     lo, hi = 0, squares.shape[0]
     while lo < hi:
@@ -192,13 +207,13 @@ def _provoke(m: Any, st: Any, c: int) -> tuple[int, int]:
     (attacker, weapon), or (-1, -1): the tracker's source for what follows in the same command."""
     sa, sw = -1, -1
     for e in range(m.n):
-        if not (_can_take_aoo(m, st, e, c) and m.zone[e] >= 0 and _in_zone(m, m.zone[e], st.pos[e], st.pos[c])):
+        if not (_can_take_aoo(m, st, e, c) and m.zone[e] >= 0 and _threatens_target(m, st, e, m.zone[e], c)):
             continue
         if _out(st, c):
             continue
         for k in range(m.w_ok.shape[1]):
-            if m.w_ok[e, k] and m.w_attack[e, k] and m.w_aoo[e, k] and _in_zone(m, m.w_zone[e, k], st.pos[e],
-                                                                                 st.pos[c]):  # fmt: skip
+            if m.w_ok[e, k] and m.w_attack[e, k] and m.w_aoo[e, k] and _threatens_target(m, st, e, m.w_zone[e, k],
+                                                                                          c):  # fmt: skip
                 st.react_used[e] = True
                 ok, _, _ = _attack_numbers(m, st, e, k, c)
                 if ok:
@@ -314,7 +329,7 @@ def _area_effect(m: Any, st: Any, c: int, j: int, point: int, param: int, sa: in
     squares = _area(m, st, ab.shape[c, j], ab.size[c, j], point, param, st.pos[c])
     inside = 0
     for t in range(m.n):
-        if not st.dead[t] and _inside(squares, st.pos[t]):
+        if not st.dead[t] and _inside_fp(m, st, squares, t):
             st.points[inside] = t
             inside += 1
     if inside == 0:
@@ -325,7 +340,7 @@ def _area_effect(m: Any, st: Any, c: int, j: int, point: int, param: int, sa: in
         raw = min(max(raw, 0), m.mit.shape[2] - 1)
     for i in range(inside):
         t = st.points[i]
-        kind = _point_cover(st, m.map_id, point, st.pos[t])
+        kind = _point_cover(st, m.map_id, point, st.pos[t], m.fside[t])
         if kind == TOTAL_COVER:
             continue
         saved = False
@@ -355,8 +370,8 @@ def _placements(m: Any, st: Any, me: int, j: int, pts: Any, params: Any) -> int:
             if m.side[f] == m.side[me] or _out(st, f):
                 continue
             q = st.pos[f]
-            for dx in range(2):
-                for dy in range(2):
+            for dx in range(m.fside[f] + 1):  # the corners of every square of its space
+                for dy in range(m.fside[f] + 1):
                     pts[n] = (q % w + dx) * h1 + q // w + dy  # sorted by (x, y)
                     n += 1
         keys = np.sort(pts[:n])
@@ -397,7 +412,7 @@ def _caught(m: Any, st: Any, me: int, squares: Any) -> tuple[int, bool]:
     foes = 0
     friend = False
     for c in range(m.n):
-        if not _inside(squares, st.pos[c]):
+        if not _inside_fp(m, st, squares, c):
             continue
         if m.side[c] != m.side[me]:
             if not _out(st, c):
@@ -413,7 +428,7 @@ def simple_blast(m: Any, st: Any, me: int) -> bool:
     ab = m.ab
     if not ab.has[me] or not _can(m, st, me, 0):
         return False
-    size = 8 * m.n + 32
+    size = (8 + (int(m.fside.max()) + 1) ** 2) * m.n + 32  # the corners of the foes' spaces
     pts = np.empty(size, dtype=np.int64)
     params = np.empty(size, dtype=np.int64)
     best_n, best_j, best_p, best_q = 0, -1, 0, 0
@@ -462,7 +477,7 @@ def _spot(m: Any, st: Any, me: int, p: int, within: int) -> int:
         for qy in range(y0, y1):
             q = qy * w + qx
             cost = st.best_cost[q]
-            if cost <= 0 or cost > speed or distance_ft(q, st.pos[p], w) > within:
+            if cost <= 0 or cost > speed or fp_distance_ft(q, m.fside[me], st.pos[p], m.fside[p], w) > within:
                 continue
             st.keys[n, 0] = cost
             st.keys[n, 1] = qx
@@ -531,7 +546,7 @@ def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
         taken[p] = True
         if pn < 3 and threatened and ab.provokes[me, best]:
             continue  # not worth an attack of opportunity that would spoil the spell
-        if p == me or distance_ft(st.pos[me], st.pos[p], m.width) <= within:
+        if p == me or fp_distance_ft(st.pos[me], m.fside[me], st.pos[p], m.fside[p], m.width) <= within:
             _done(m, st)
             use(m, st, me, best, p, -1, 0)
             return True
@@ -589,7 +604,7 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
     here = st.pos[me]
     offensive = False
     threat_cost = -1.0
-    size = 8 * m.n + 32
+    size = (8 + (int(m.fside.max()) + 1) ** 2) * m.n + 32  # the corners of the foes' spaces
     pts = np.empty(size, dtype=np.int64)
     params = np.empty(size, dtype=np.int64)
     for j in range(ab.ok.shape[1]):

@@ -29,6 +29,7 @@ from sftactics.sf1e import criticals, injury, stats
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.state import ConditionInstance, Creature
+from sftactics.sim.kernel.corrode import CORR_COLUMNS
 
 _F = TypeVar("_F")
 
@@ -41,7 +42,8 @@ def _jit(fn: _F) -> _F:
 #: has left (option ``npc_without_rp_at_zero``, INJ-07; 0: not lingering); the rounds of the staggered instance it
 #: has (a second one replaces it only when it lasts more rounds).
 PRONE, LINGER, STAG_ROUNDS = 0, 1, 2
-BODY_COLUMNS = 4
+#: (columns 4 on: the corroding instances, :mod:`~sftactics.sim.kernel.corrode`)
+BODY_COLUMNS = CORR_COLUMNS
 #: INJ-07: the turns a lingering NPC lasts (``injury.LINGER_ROUNDS``).
 LINGER_ROUNDS = injury.LINGER_ROUNDS
 

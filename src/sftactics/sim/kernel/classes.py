@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from sftactics.sim.kernel.fight import MOVE, RP_SPENT, STD, _can, _jit, _spend
-from sftactics.sim.kernel.geo import distance_ft
+from sftactics.sim.kernel.footprints import fp_distance_ft
 from sftactics.sim.kernel.specials import T_ALLIES, T_SELF
 from sftactics.sim.kernel.tactics import _can_full
 
@@ -93,7 +93,8 @@ def first_heal(m: Any, st: Any, me: int, need: Any, self_move: bool) -> tuple[in
     within = max(ab.rng[me, first], 5)
     near = 0
     for c in range(m.n):
-        if need[c] > 0 and (c == me or distance_ft(st.pos[me], st.pos[c], m.width) <= within):
+        d = fp_distance_ft(st.pos[me], m.fside[me], st.pos[c], m.fside[c], m.width)
+        if need[c] > 0 and (c == me or d <= within):
             near += 1
     if near < 2:
         return 0, -1
@@ -105,7 +106,7 @@ def in_burst(m: Any, st: Any, me: int, j: int, c: int) -> bool:
     """Whether the heal of every ally in range (slot ``j``) reaches ``c`` (``class_moves._patients``)."""
     if m.side[c] != m.side[me] or st.dead[c]:
         return False
-    return bool(c == me or distance_ft(st.pos[me], st.pos[c], m.width) <= m.ab.rng[me, j])
+    return bool(c == me or fp_distance_ft(st.pos[me], m.fside[me], st.pos[c], m.fside[c], m.width) <= m.ab.rng[me, j])
 
 
 __all__ = ["affordable", "first_heal", "in_burst", "spend"]

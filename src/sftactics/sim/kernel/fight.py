@@ -20,18 +20,20 @@ again is the bookkeeping of one fight, in the engine's order:
   deafened riders on those who fail, :mod:`~sftactics.sim.kernel.blasts`); attack the nearest foe with the
   first weapon in reach or range (melee fighters close in first), reloading when empty (ACT-36); otherwise
   move to the square of one move nearest to it, preferring one that flanks;
-* movement by the cheapest path with the fewest steps out of threatened squares, attacks of opportunity
+* movement by the cheapest path with the fewest steps out of threatened squares (a creature smaller than a
+  square passes and stops anywhere, MOV-03), attacks of opportunity
   where it leaves them (AOO-06..12: one reaction per round, none before the reactor's first turn, none
   through cover, none while staggered), and ranged attacks or throws while threatened provoking too; who
   threatens, and with which weapon, is the model's copy of ``encounter.threat`` (no unarmed strikes, no
   unwieldy weapons, AOO-01);
 * attacks: d20 with natural 1 and 20 (ATK-05), range penalty (ATK-10), cover (MOD-07..14, soft cover from
   creatures against ranged attacks), flanking (MOD-17), critical hits (ATK-14: damage rolled twice; bleed,
-  burn, staggered with a Fortitude save, deafen with a save and a d4 of minutes, arc to the creature nearest
-  the target within 10 ft, knockdown: prone, ATK-15; prone attackers and targets, CON-29,
-  :mod:`~sftactics.sim.kernel.bodies`), damage through the target's
-  defenses (table), Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost
-  while dying, death when none is left (INJ-*); nonlethal damage to exactly 0 HP, stable (DMG-10, DMG-13);
+  burn, corrode (:mod:`~sftactics.sim.kernel.corrode`), staggered with a Fortitude save, deafen with a save and a
+  d4 of minutes, arc to the creature nearest the target within 10 ft, knockdown: prone, ATK-15; prone attackers
+  and targets, CON-29, :mod:`~sftactics.sim.kernel.bodies`), damage through the target's
+  defenses (table; a roll of several parts by the table of its parts' totals, :mod:`~sftactics.sim.kernel.parts`),
+  Stamina then Hit Points, 0 HP: dying (PCs), dead (NPCs), massive damage, Resolve lost while dying, death
+  when none is left (INJ-*); nonlethal damage to exactly 0 HP, stable (DMG-10, DMG-13);
   NPCs under the optional rules (INJ-07: the dying rules, or lingering for three of their turns);
 * who sees whom on maps with walls (``sim.kernel.sight``): each pair's awareness after every command, the
   foes a side knows of and those the actor has located, flat-footed against an unseen attacker (MOD-20), and
@@ -65,6 +67,8 @@ from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
+from sftactics.sim.kernel import bigfight as _big
+from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.blasts import (
     ON_NEGATES,
     R_BFLAT,
@@ -89,18 +93,17 @@ from sftactics.sim.kernel.bodies import (
     knock_down,
     reset_bodies,
 )
+from sftactics.sim.kernel.footprints import fp_distance_to_point_ft
 from sftactics.sim.kernel.geo import (
     can_aoo_geometry,
     cover_kind,
     distance_ft,
-    distance_to_point_ft,
     flank_line,
-    path_to,
-    search,
     threatens,
     threatens_on_map,
 )
 from sftactics.sim.kernel.model import Model
+from sftactics.sim.kernel.modes import path_for, search_for
 from sftactics.sim.kernel.sight import (
     CONCEALMENT_MISS,
     LOCATED,
@@ -138,7 +141,7 @@ LOG_INIT, LOG_TURN, LOG_MOVE, LOG_ATTACK, LOG_DAMAGE, LOG_SAVE, LOG_COND, LOG_RE
 LOG_PLAN = 12
 LOG_WIDTH = 8
 TOTAL_COVER = 5
-CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC, CRIT_KNOCKDOWN = 1, 2, 3, 4, 5, 6
+CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC, CRIT_KNOCKDOWN, CRIT_CORRODE = 1, 2, 3, 4, 5, 6, 7
 ARC_REACH_FT = 10
 #: A charge's penalty to the attack and to the charger's AC (``actions_rules.CHARGE_PENALTY``, ACT-50).
 CHARGE_PENALTY = _CHARGE_PENALTY
@@ -448,12 +451,16 @@ def _others(m: Any, st: Any, a: int, t: int) -> int:
 
 @_jit
 def _threatens_target(m: Any, st: Any, c: int, z: int, t: int) -> bool:
+    if m.big:
+        return _big.threat_fp(m, st, c, z, t)
     return z >= 0 and _in_zone(m, z, st.pos[c], st.pos[t])
 
 
 @_jit
 def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int, int]:
     """``space.attack_geometry`` and the totals: (possible, attack bonus, AC)."""
+    if m.big:
+        return _big.attack_numbers_fp(m, st, a, k, t)
     w = m.width
     pa = st.pos[a]
     pt = st.pos[t]
@@ -531,12 +538,19 @@ def _critical(m: Any, st: Any, a: int, k: int, t: int) -> None:
             st.bleed_n[t], st.bleed_s[t], st.bleed_flat[t] = n, s, flat
             st.bleed_prof[t] = m.w_crit_prof[a, k]
         st.bleed_last[t] = True  # the condition's instances move to the end of the list (their tick order)
+        _corrode.gained_bleed(st, t)
         _log(st.log, st.nlog, 7, st.sc[ROUND], t, 1, n, s, flat, 0)
         return
     if eff == CRIT_BURN:
         if m.immune_cond[t, 3]:
             return
         _add_burn(st, t, m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k], m.w_crit_prof[a, k])
+        return
+    if eff == CRIT_CORRODE:  # acid that eats on, with no save to end it (``sim.kernel.corrode``)
+        if not m.immune_cond[t, 4]:
+            n, s, flat = m.w_crit_n[a, k], m.w_crit_s[a, k], m.w_crit_dc[a, k]
+            _corrode.add_corrode(st, t, n, s, flat, m.w_crit_prof[a, k])
+            _log(st.log, st.nlog, 7, st.sc[ROUND], t, 7, n, s, flat, 0)
         return
     if eff == CRIT_KNOCKDOWN:
         if knock_down(m, st, t):
@@ -565,6 +579,7 @@ def _add_burn(st: Any, t: int, n: int, s: int, flat: int, prof: int) -> None:
         st.burn_prof[t, i] = prof
         st.burn_count[t] = i + 1
     st.bleed_last[t] = False
+    _corrode.gained_burn(st, t)
     _log(st.log, st.nlog, 7, st.sc[ROUND], t, 4, n, s, flat, 0)
 
 
@@ -617,7 +632,7 @@ def _arc_target(m: Any, st: Any, a: int, t: int) -> int:
             continue
         if p == a:  # never the attacker (option arc_can_strike_attacker: refused by ``unsupported``)
             continue
-        d = distance_ft(st.pos[t], st.pos[p], m.width)
+        d = _big.pair_dist(m, st, t, p) if m.big else distance_ft(st.pos[t], st.pos[p], m.width)
         if d > ARC_REACH_FT:
             continue
         if best < 0 or d < best_d:
@@ -638,6 +653,26 @@ def _roll_damage(st: Any, n: int, s: int, flat: int, times: int) -> int:
             total += _die(st, s)
         total += flat
     return total
+
+
+@_jit
+def _parts_damage(m: Any, st: Any, a: int, k: int, t: int, times: int) -> tuple[int, bool, bool]:
+    """``a``'s weapon ``k``, whose damage has several parts, rolled ``times`` times on ``t`` (every part's dice
+    in order, each time): (damage after ``t``'s defenses, riders negated, nonlethal), from the model's table of
+    every combination of the parts' totals (:mod:`~sftactics.sim.kernel.parts`)."""
+    q = m.w_xp[a, k]
+    idx = 0
+    totals = np.zeros(m.xp_n.shape[1], dtype=np.int64)
+    for _ in range(times):
+        for p in range(m.xp_n.shape[1]):
+            for _ in range(m.xp_n[q, p]):
+                totals[p] += _die(st, m.xp_s[q, p])
+            totals[p] += m.xp_flat[q, p]
+    for p in range(m.xp_n.shape[1]):
+        dim = m.xp_dim[q, p]
+        idx = idx * dim + min(max(totals[p], 0), dim - 1)
+    cell = m.xp_off[q] + idx
+    return int(m.xp_mit[t, cell]), bool(m.xp_neg[t, cell]), bool(m.xp_nl[q])
 
 
 @_jit
@@ -665,16 +700,19 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     dmg = -1
     if hit:
         times = 2 if crit else 1
-        raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
-        p = m.w_prof[a, k]
-        if raw < 1 and raw - times * m.w_neg[a, k] >= 1:  # DMG-05: penalties leave 1 nonlethal damage
-            raw = 1
-            p = m.w_min_prof[a, k]
-        raw = min(max(raw, 0), m.mit.shape[2] - 1)
-        dmg = m.mit[t, p, raw]
+        if m.w_xp[a, k] >= 0:  # a damage roll of several parts (``sim.kernel.parts``)
+            dmg, negated, nonlethal = _parts_damage(m, st, a, k, t, times)
+        else:
+            raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
+            p = m.w_prof[a, k]
+            if raw < 1 and raw - times * m.w_neg[a, k] >= 1:  # DMG-05: penalties leave 1 nonlethal damage
+                raw = 1
+                p = m.w_min_prof[a, k]
+            raw = min(max(raw, 0), m.mit.shape[2] - 1)
+            dmg, negated, nonlethal = m.mit[t, p, raw], m.neg[t, p, raw], m.prof_nl[p]
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, dmg)
-        _damage(m, st, t, dmg, a, k, m.prof_nl[p])
-        if crit and m.w_crit[a, k] > 0 and not m.neg[t, p, raw] and not st.dead[t]:
+        _damage(m, st, t, dmg, a, k, nonlethal)
+        if crit and m.w_crit[a, k] > 0 and not negated and not st.dead[t]:
             _critical(m, st, a, k, t)
     else:
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, -1)
@@ -689,6 +727,8 @@ def _can_take_aoo(m: Any, st: Any, e: int, c: int) -> bool:
         return False
     if _staggered(st, e) or not st.acted[e] or st.react_used[e]:
         return False
+    if m.big:
+        return _big.can_aoo_fp(m, st, e, c)
     return can_aoo_geometry(st.cover_cache, m.map_id, st.pos[e], st.pos[c])
 
 
@@ -700,7 +740,8 @@ def _aoo(m: Any, st: Any, e: int, c: int) -> None:
         return
     for k in range(m.w_ok.shape[1]):
         usable = m.w_ok[e, k] and m.w_attack[e, k] and m.w_aoo[e, k]
-        if usable and _in_zone(m, m.w_zone[e, k], st.pos[e], st.pos[c]):
+        if usable and (_big.threat_fp(m, st, e, m.w_zone[e, k], c) if m.big else
+                       _in_zone(m, m.w_zone[e, k], st.pos[e], st.pos[c])):  # fmt: skip
             st.react_used[e] = True
             _one_attack(m, st, e, c, k, True)
             return
@@ -710,7 +751,7 @@ def _aoo(m: Any, st: Any, e: int, c: int) -> None:
 def _provoke_all(m: Any, st: Any, c: int) -> None:
     """Every enemy that threatens ``c`` where it stands may take its attack of opportunity (AOO-12)."""
     for e in range(m.n):
-        if _can_take_aoo(m, st, e, c) and m.zone[e] >= 0 and _in_zone(m, m.zone[e], st.pos[e], st.pos[c]):
+        if _can_take_aoo(m, st, e, c) and m.zone[e] >= 0 and _threatens_target(m, st, e, m.zone[e], c):
             _aoo(m, st, e, c)
 
 
@@ -718,12 +759,18 @@ def _provoke_all(m: Any, st: Any, c: int) -> None:
 @_jit
 def _occupancy(m: Any, st: Any, c: int, charging: bool = False) -> None:
     """``movement.occupants`` as the search's arrays (set for the others' squares; :func:`_clear` undoes).
-    ``charging``: no passing through allies either (MOV-13)."""
+    ``charging``: no passing through allies either (MOV-13). A creature smaller than a square enters and shares
+    any square (MOV-03: ``grid.movement``'s occupancy for a sub-square mover)."""
+    if m.sub[c]:
+        return
     for o in range(m.n):
         if o == c or st.dead[o]:
             continue
         q = st.pos[o]
         if _down_now(st, o):  # helpless: pass and stop
+            continue
+        if m.fside[o] > 1:  # every square of a big creature's space
+            _big.occupy(m, st, o, False, not (m.side[o] != m.side[c] or charging))
             continue
         st.stoppable[q] = False
         if m.side[o] != m.side[c] or charging:
@@ -734,15 +781,17 @@ def _occupancy(m: Any, st: Any, c: int, charging: bool = False) -> None:
 def _clear(m: Any, st: Any) -> None:
     for o in range(m.n):
         q = st.pos[o]
+        if m.fside[o] > 1:
+            _big.occupy(m, st, o, True, True)
+            continue
         st.stoppable[q] = True
         st.passable[q] = True
 
 
 @_jit
 def _search(m: Any, st: Any, c: int, goal: int, budget: int) -> None:
-    search(m.step_to, m.step_k, m.step_diag, st.pos[c], st.sc[DIAG] & 1, budget, st.passable, st.stoppable,
-           st.extra_k, st.provoking, m.hampered_diagonal_counts, goal, st.dist, st.parent, st.heap,
-           st.best_cost, st.best_prov, st.best_state, m.width)  # fmt: skip
+    search_for(m, c, st.pos[c], st.sc[DIAG] & 1, budget, st.passable, st.stoppable, st.extra_k, st.provoking,
+               goal, st.dist, st.parent, st.heap, st.best_cost, st.best_prov, st.best_state, m.width)  # fmt: skip
 
 
 @_jit
@@ -750,6 +799,8 @@ def _approach(m: Any, st: Any, c: int, t: int) -> int:
     """``SimplePolicy._approach``: the square of one move nearest to ``t`` (flanking it if possible, then the
     cheapest, then the lowest x, y); -1 if none is nearer than where it stands. Reads the search of
     :func:`_prepare_move`."""
+    if m.big:
+        return _big.approach_fp(m, st, c, t)
     w = m.width
     pt = st.pos[t]
     here = distance_ft(st.pos[c], pt, w)
@@ -809,7 +860,10 @@ def _prepare_move(m: Any, st: Any, c: int, actions: int = 1, exempt_start: bool 
     if exempt_start:
         st.provoking[st.pos[c]] = False  # (left so for path_to; _unmark clears every marked square anyway)
     _occupancy(m, st, c, charging)
-    _search(m, st, c, -1, actions * m.speed[c])
+    if m.fside[c] > 1:
+        _big.search_big(m, st, c, actions * m.speed[c], charging, exempt_start)
+    else:
+        _search(m, st, c, -1, actions * m.speed[c])
     _clear(m, st)
     return nthreat
 
@@ -827,6 +881,9 @@ def _mark(m: Any, st: Any, nthreat: int, value: bool) -> None:
     r = m.zone_radius
     for i in range(nthreat):
         e = st.threat_ids[i]
+        if m.fside[e] > 1:
+            _big.mark_big(m, st, e, value)
+            continue
         pe = st.pos[e]
         ex, ey = pe % w, pe // w
         for dy in range(-r, r + 1):
@@ -842,7 +899,11 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
     where it leaves threatened squares (each enemy once), a mover that drops stays where it was. ``full``: the
     movement of a full action (a withdrawal)."""
     w = m.width
-    squares, leaving = path_to(dest, st.best_state, st.parent, st.provoking)
+    if m.fside[c] > 1:
+        squares, leaving, sides = _big.path_big(m, st, c, dest)
+    else:
+        squares, leaving = path_for(m, c, dest, st.best_state, st.parent, st.provoking)
+        sides = squares[:0]  # one square throughout
     _unmark(m, st, nthreat)
     if squares.shape[0] == 0:
         return
@@ -861,7 +922,10 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
             pick = -1
             for i in range(nthreat):
                 e = st.threat_ids[i]
-                if e < 0 or not _in_zone(m, m.zone[e], st.pos[e], q):
+                if e < 0:
+                    continue
+                if not (_big.threat_space(m, st, e, m.zone[e], q, sides[step] if sides.shape[0] else 1) if m.big
+                        else _in_zone(m, m.zone[e], st.pos[e], q)):  # fmt: skip
                     continue
                 if pick < 0 or m.rank[e] < m.rank[st.threat_ids[pick]]:
                     pick = i
@@ -870,7 +934,7 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
             e = st.threat_ids[pick]
             st.threat_ids[pick] = -1 - e  # asked once per square; restored below
             if step > done:
-                _walk(st, c, squares, done, step, w)
+                _walk(st, c, squares, done, step, w, sides)
                 done = step
             _aoo(m, st, e, c)
             if _out(st, c):
@@ -884,15 +948,20 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
             if st.threat_ids[i] < 0:
                 st.threat_ids[i] = -1 - st.threat_ids[i]
     if done < squares.shape[0] - 1:
-        _walk(st, c, squares, done, squares.shape[0] - 1, w)
+        _walk(st, c, squares, done, squares.shape[0] - 1, w, sides)
     if not st.charging[c]:  # a charge's command ends after its attack (tactics._charge refreshes then)
         _sight_refresh(m, st, c)
 
 
 @_jit
-def _walk(st: Any, c: int, squares: NDArray[np.int32], a: int, b: int, w: int) -> None:
+def _walk(st: Any, c: int, squares: NDArray[np.int32], a: int, b: int, w: int,
+          sides: NDArray[np.int32]) -> None:  # fmt: skip
+    """Along ``squares`` from index ``a`` to ``b``: the diagonals counted (``sides``, for a big mover: a squeeze
+    shift changes the side and is no step), the position."""
     for i in range(a, b):
         p, q = squares[i], squares[i + 1]
+        if sides.shape[0] and sides[i] != sides[i + 1]:
+            continue
         if p % w != q % w and p // w != q // w:
             st.sc[DIAG] += 1
     st.pos[c] = squares[b]
@@ -912,6 +981,20 @@ def _burst_has(m: Any, r: int, p: int, q: int) -> bool:
             lo = mid + 1
         else:
             hi = mid
+    return False
+
+
+@_jit
+def _burst_hits(m: Any, st: Any, r: int, p: int, who: int) -> bool:
+    """A square of ``who``'s space is in the burst of table ``r`` at point ``p`` (``areas.in_area``)."""
+    q = st.pos[who]
+    s = m.fside[who]
+    if s == 1:
+        return _burst_has(m, r, p, q)
+    for j in range(s):
+        for i in range(s):
+            if _burst_has(m, r, p, q + j * m.width + i):
+                return True
     return False
 
 
@@ -953,17 +1036,17 @@ def _grenade_point(m: Any, st: Any, c: int) -> tuple[int, int]:
                 continue  # the same corner of two foes' squares
             px, py = pts[j] // (m.height + 1), pts[j] % (m.height + 1)
             p = py * (w + 1) + px
-            if distance_to_point_ft(st.pos[c], p, w) > m.w_top_ft[c, k]:
+            if fp_distance_to_point_ft(st.pos[c], m.fside[c], p, w) > m.w_top_ft[c, k]:
                 continue
             hit = 0
             for i in range(nf):
-                if _burst_has(m, r, p, st.pos[st.mates[i]]):
+                if _burst_hits(m, st, r, p, st.mates[i]):
                     hit += 1
             if hit < 2:
                 continue
             friend = False
             for a in range(m.n):
-                if m.side[a] == m.side[c] and _burst_has(m, r, p, st.pos[a]):
+                if m.side[a] == m.side[c] and _burst_hits(m, st, r, p, a):
                     friend = True
                     break
             if friend:
@@ -977,7 +1060,7 @@ def _grenade_point(m: Any, st: Any, c: int) -> tuple[int, int]:
 def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     """``do_throw_grenade`` and ``area_effect``: AC 5, scatter on a miss, one damage roll, a Reflex save each."""
     w = m.width
-    d = distance_to_point_ft(st.pos[c], p, w) // 5
+    d = fp_distance_to_point_ft(st.pos[c], m.fside[c], p, w) // 5
     _spend(st, 0)
     st.ammo[c, k] -= 1
     _provoke_all(m, st, c)
@@ -997,8 +1080,9 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
         px, py = p % (w + 1), p // (w + 1)
         map_id = m.map_id
         thrower = st.pos[c]
+        tside = m.fside[c]
         with _objmode(dx="int64", dy="int64"):
-            dx, dy = _scatter_direction(map_id, px, py, thrower, d8)
+            dx, dy = _scatter_direction(map_id, px, py, thrower, d8, tside)
         px = min(max(px + dx * d4, 0), w)
         py = min(max(py + dy * d4, 0), m.height)
         land = py * (w + 1) + px
@@ -1006,7 +1090,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     r = m.w_bidx[c, k]
     inside = 0
     for t in range(m.n):
-        if not st.dead[t] and _burst_has(m, r, land, st.pos[t]):
+        if not st.dead[t] and _burst_hits(m, st, r, land, t):
             st.points[inside] = t
             inside += 1
     if inside == 0:
@@ -1016,7 +1100,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     which, on_save = m.g_mode[c, k, 0], m.g_mode[c, k, 1]
     for i in range(inside):
         t = st.points[i]
-        kind = _point_cover(st, m.map_id, land, st.pos[t])
+        kind = _point_cover(st, m.map_id, land, st.pos[t], m.fside[t])
         if kind == TOTAL_COVER:
             continue
         dmg = raw
@@ -1037,19 +1121,19 @@ def _map_of(map_id: int) -> Any:
     return geo._MAPS[map_id]
 
 
-def _scatter_direction(map_id: int, px: int, py: int, thrower: int, d8: int) -> tuple[int, int]:
+def _scatter_direction(map_id: int, px: int, py: int, thrower: int, d8: int, side: int = 1) -> tuple[int, int]:
     """Object mode: the grid package's scatter direction for a thrower in square ``thrower``."""
     from sftactics.grid.geometry import Footprint
     from sftactics.grid.scatter import scatter_direction
 
     grid, options = _map_of(int(map_id))
     w = grid.width
-    dx, dy = scatter_direction((int(px), int(py)), Footprint(int(thrower) % w, int(thrower) // w), int(d8),
-                               options=options)  # fmt: skip
+    dx, dy = scatter_direction((int(px), int(py)), Footprint(int(thrower) % w, int(thrower) // w, int(side)),
+                               int(d8), options=options)  # fmt: skip
     return int(dx), int(dy)
 
 
-def _cover_from_point(map_id: int, point: int, square: int) -> int:
+def _cover_from_point(map_id: int, point: int, square: int, side: int = 1) -> int:
     """Object mode: cover of ``square`` from a point of origin (no creatures: ``area_effect``)."""
     from sftactics.grid.cover import cover
     from sftactics.grid.geometry import Footprint
@@ -1057,19 +1141,19 @@ def _cover_from_point(map_id: int, point: int, square: int) -> int:
     grid, options = _map_of(int(map_id))
     w = grid.width
     at = (int(point) % (w + 1), int(point) // (w + 1))
-    res = cover(grid, at, Footprint(int(square) % w, int(square) // w), ranged=True, creatures=(), explain=False,
-                options=options)  # fmt: skip
+    res = cover(grid, at, Footprint(int(square) % w, int(square) // w, int(side)), ranged=True, creatures=(),
+                explain=False, options=options)  # fmt: skip
     return int(res.kind)
 
 
 @_jit
-def _point_cover(st: Any, map_id: int, point: int, square: int) -> int:
-    key = np.int64(point) * np.int64(1 << 32) + np.int64(square)
+def _point_cover(st: Any, map_id: int, point: int, square: int, side: int = 1) -> int:
+    key = np.int64(point) * np.int64(1 << 32) + np.int64(square) + (np.int64(side) << 56)
     if key in st.point_cache:
         hit: int = st.point_cache[key]
         return hit
     with _objmode(found="int64"):
-        found = _cover_from_point(map_id, point, square)
+        found = _cover_from_point(map_id, point, square, side)
     st.point_cache[key] = found
     return found
 
@@ -1090,7 +1174,7 @@ def _nearest_of(m: Any, st: Any, c: int, own: bool) -> int:
             continue
         if own and not _knows(m, st, c, f):
             continue
-        d = distance_ft(st.pos[c], st.pos[f], m.width)
+        d = _big.pair_dist(m, st, c, f) if m.big else distance_ft(st.pos[c], st.pos[f], m.width)
         if best < 0 or (d, m.rank[f]) < (bd, br):
             best, bd, br = f, d, m.rank[f]
     return best
@@ -1317,18 +1401,24 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
     st.sc[DIAG] = 0
     st.sc[FRESH] = 1
     _log(st.log, st.nlog, 2, st.sc[ROUND], c, st.hp[c], st.sp[c], st.rp[c], 0, 0)
-    # bleeding and burning (CON-02, CON-05), in the order the creature's conditions list them: each group moves
-    # to the end of the list when an instance of it is gained; every instance rolls, even on a creature its
-    # group's earlier tick killed (the engine takes the list before the first tick)
-    if not st.bleed_last[c]:
-        _bleed_tick(m, st, c)
-    for i in range(st.burn_count[c]):
-        raw = _roll_damage(st, st.burn_n[c, i], st.burn_s[c, i], st.burn_flat[c, i], 1)
-        amount = m.mit[c, st.burn_prof[c, i], min(max(raw, 0), m.mit.shape[2] - 1)]
-        _damage(m, st, c, amount, -1, -1)
-        st.burn_taken[c] += amount
-    if st.bleed_last[c]:
-        _bleed_tick(m, st, c)
+    # bleeding, burning and corroding (CON-02, CON-05), in the order the creature's conditions list them: each
+    # group moves to the end of the list when an instance of it is gained; every instance rolls, even on a
+    # creature its group's earlier tick killed (the engine takes the list before the first tick)
+    for p in range(3):
+        g = _corrode.group_at(st, c, p)
+        if g == _corrode.G_BLEED:
+            _bleed_tick(m, st, c)
+        elif g == _corrode.G_BURN:
+            for i in range(st.burn_count[c]):
+                raw = _roll_damage(st, st.burn_n[c, i], st.burn_s[c, i], st.burn_flat[c, i], 1)
+                amount = m.mit[c, st.burn_prof[c, i], min(max(raw, 0), m.mit.shape[2] - 1)]
+                _damage(m, st, c, amount, -1, -1)
+                st.burn_taken[c] += amount
+        else:
+            for i in range(_corrode.count(st, c)):
+                n, s, flat, prof = _corrode.instance(st, c, i)
+                raw = _roll_damage(st, n, s, flat, 1)
+                _damage(m, st, c, m.mit[c, prof, min(max(raw, 0), m.mit.shape[2] - 1)], -1, -1)
     _check_end(m, st)
 
 
@@ -1603,6 +1693,7 @@ def new_state(
     pools: int = 1,
     area_cache: Any = None,
     sight: bool = False,
+    headings: int = 1,
 ) -> tuple[State, dict[str, Any]]:
     """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
     the kernel takes and its fields by name (the same arrays, for reading results from Python). ``log_rows``:
@@ -1611,7 +1702,8 @@ def new_state(
     ``grenade_values``: room for the longest grenade (or ability) distribution of the tactical policy's tables.
     ``pools``: columns of the uses spent per combatant (``Model.ab.spent0``); ``area_cache``: the map's
     (``abilities.area_cache``; a fresh one if None). ``sight``:
-    room for who sees whom and the search for foes (``Model.sight``: a map with walls)."""
+    room for who sees whom and the search for foes (``Model.sight``: a map with walls). ``headings``: search
+    states per square and diagonal parity (``Model.hs``: 9 when someone flies, ``modes.fly_search``)."""
     if area_cache is None:
         from numba.typed import Dict as _Dict
 
@@ -1627,11 +1719,12 @@ def new_state(
         return np.zeros(shape, dtype=np.float64)
 
     e = 2 * n * weapons + 8
+    hs = headings * squares  # the search buffers: (square, parity[, heading]) states
     tactical = (
         i64(n), b(n), b(n), np.full(n, -1, dtype=np.int64),
-        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        i64(2 * hs), np.zeros(2 * hs, dtype=np.int32), i64(16 * hs + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
-        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        i64(2 * hs), np.zeros(2 * hs, dtype=np.int32), i64(16 * hs + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
         np.zeros(squares, dtype=np.bool_),
         i64(n), i64(n), i64(n), i64(n), i64(8), i64(weapons),
@@ -1656,12 +1749,12 @@ def new_state(
         np.zeros(n, dtype=np.int32), i64(4 * n + 4), i64(4 * n + 4), i64(n),
         np.ones(squares, dtype=np.bool_), np.ones(squares, dtype=np.bool_), np.zeros(squares, dtype=np.int8),
         np.zeros(squares, dtype=np.bool_),
-        i64(2 * squares), np.zeros(2 * squares, dtype=np.int32), i64(16 * squares + 16),
+        i64(2 * hs), np.zeros(2 * hs, dtype=np.int32), i64(16 * hs + 16),
         np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32), np.zeros(squares, dtype=np.int32),
         *tactical,
         i64(n), np.zeros((n, pools), dtype=np.int64), i64(grenade_values + 1), f64(grenade_values + 1), area_cache,
         np.zeros((n, BODY_COLUMNS), dtype=np.int64),
-        *_sight_buffers(n, squares if sight else 1),
+        *_sight_buffers(n, squares if sight else 1, headings),
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
         np.array(script or [0], dtype=np.int64),
         cover_cache,
@@ -1671,14 +1764,15 @@ def new_state(
     return cast(State, state), dict(zip(STATE_FIELDS, values, strict=False))
 
 
-def _sight_buffers(n: int, squares: int) -> tuple[Any, ...]:
+def _sight_buffers(n: int, squares: int, headings: int = 1) -> tuple[Any, ...]:
     """``aw`` (awareness per pair), the search memory of each side and a scratch one (``sk_seen``: where each
     foe was last seen; ``sk_visited``), a whole-map search's buffers (``sk_*``) and ``sk_mode``."""
     i32 = np.int32
     return (
         np.full((n, n), OBSERVING, dtype=np.int64), np.full((3, n), -1, dtype=np.int64),
         np.zeros((3, squares), dtype=np.bool_),
-        np.zeros(2 * squares, dtype=np.int64), np.zeros(2 * squares, dtype=i32), np.zeros(16 * squares + 16, np.int64),
+        np.zeros(2 * headings * squares, dtype=np.int64), np.zeros(2 * headings * squares, dtype=i32),
+        np.zeros(16 * headings * squares + 16, np.int64),
         np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32),
         np.zeros(squares, dtype=i32), np.full(1, -1, dtype=np.int64), np.zeros(n, dtype=np.bool_),
     )  # fmt: skip

@@ -35,7 +35,6 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 from numba import types as nb_types
-from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
 from sftactics.grid.areas import burst
@@ -718,7 +717,9 @@ def cover_cache(map_id: int) -> Any:
     if found is None:
         if map_id not in _MAPS:
             raise KeyError(f"map id {map_id} is not registered (see register_map)")
-        found = _CACHES[map_id] = NumbaDict.empty(key_type=_COVER_KEY, value_type=nb_types.int64)
+        from sftactics.sim.kernel.share import empty_cover_cache  # (made by cached code: no compile)
+
+        found = _CACHES[map_id] = empty_cover_cache()
     return found
 
 

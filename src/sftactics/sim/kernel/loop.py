@@ -48,6 +48,11 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
     _reset(m, st)
     _initiative(m, st)
     rnd = 0 if m.surprise else 1  # round 0: the surprise round (CF-08), only the aware act in it (CF-09)
+    if m.start_round > 0:  # a fight already under way (CF-12): it opens that round, everyone has acted before
+        rnd = m.start_round
+        for c in range(m.n):
+            st.acted[c] = st.acted[c] or rnd > 1 or m.start_done[c]
+    waiting = m.start_round > 0 and m.start_turn >= 0  # the turns before ``start_turn`` were had already
     asking = -1  # the side of the last turn: run_fight asks whether it concedes before the next decision
     while True:
         st.sc[ROUND] = rnd
@@ -61,6 +66,12 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
             c = st.order[i]
             if rnd == 0 and not m.aware[c]:
                 continue  # unaware in the surprise round: its turn is skipped
+            if m.start_round > 0 and rnd == m.start_round:
+                if c == m.start_turn:
+                    waiting = False
+                if waiting or m.start_done[c]:
+                    st.acted[c] = True
+                    continue  # it had its turn this round before the scenario begins
             if st.dead[c]:
                 continue
             _start_turn(m, st, c)

@@ -32,17 +32,17 @@ from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.cover import CoverKind, cover_terms
 from sftactics.grid.flanking import FLANKING_BONUS
 from sftactics.grid.geometry import check_range
-from sftactics.grid.map import Feature
 from sftactics.grid.options import DEFAULT_OPTIONS as GRID_DEFAULTS
-from sftactics.grid.space import Size, footprint_side, is_sub_square
+from sftactics.grid.space import Size, is_sub_square
 from sftactics.grid.squeezing import has_narrow_squares
 from sftactics.sf1e import conditions as cond
 from sftactics.sf1e import criticals, damage, injury, stats
 from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sf1e.attack import attack_terms_against, target_ac
+from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import blasts, bodies, geo, specials
+from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, specials
 from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
 
@@ -52,11 +52,13 @@ B = NDArray[np.bool_]
 
 #: Critical effects the kernel carries out (anything else is recorded only, as the engine does).
 CRIT_NONE, CRIT_BLEED, CRIT_STAGGER, CRIT_DEAFEN, CRIT_BURN, CRIT_ARC, CRIT_KNOCKDOWN = 0, 1, 2, 3, 4, 5, 6
+CRIT_CORRODE = 7
 #: Critical effects that give a ticking condition: (condition, kernel code, damage types if the condition's own
 #: expression cannot be had). Burning always deals fire damage (``conditions.tick_expression``).
 _TICKING: dict[str, tuple[str, int, frozenset[str]]] = {
     "bleed": ("bleeding", CRIT_BLEED, frozenset()),
     "burn": ("burning", CRIT_BURN, frozenset({"fire"})),
+    "corrode": ("corroding", CRIT_CORRODE, frozenset({"acid"})),
 }
 #: Saves by index.
 FORT, REF, WILL = 0, 1, 2
@@ -66,7 +68,7 @@ OUT_OF_RANGE = -10_000
 
 #: Critical effects the engine carries out and the kernel does not (the engine only records every effect outside
 #: ``criticals.APPLIED``, and so does the kernel).
-_REFUSED_CRITICALS = criticals.APPLIED - {"bleed", "burn", "staggered", "deafen", "arc", "knockdown"}
+_REFUSED_CRITICALS = criticals.APPLIED - {"bleed", "burn", "staggered", "deafen", "arc", "knockdown", "corrode"}
 
 
 class Model(NamedTuple):
@@ -96,7 +98,7 @@ class Model(NamedTuple):
     body_reach: I32  # that longest reach (flanking partner)
     armed: B  # has a melee weapon (attacks with one)
     immune_crit: B
-    immune_cond: B  # [N, 4]: bleeding, staggered, deafened, burning
+    immune_cond: B  # [N, 5]: bleeding, staggered, deafened, burning, corroding
     rank: I32  # order of the ids as strings (ties in the policies go to the lower id)
     # weapons [N, W]
     w_ok: B
@@ -206,6 +208,49 @@ class Model(NamedTuple):
     aware: B = np.ones(1, dtype=np.bool_)  # [N] acts in the surprise round (CF-09)
     atk_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] attack bonus against the target surprised
     ac_ff: I32 = np.zeros((1, 1, 1), dtype=np.int32)  # [N, W, N] its AC then (flat-footed, CF-11)
+    # movement modes (:mod:`sftactics.sim.kernel.modes`): each combatant's step tables, fliers' headings
+    mv_to: I32 = np.zeros((1, 1, 8), dtype=np.int32)  # [T, S, 8] step tables, the land mover's first
+    mv_k: NDArray[np.int8] = np.zeros((1, 1, 8), dtype=np.int8)  # [T, S, 8]
+    mv_tab: I32 = np.zeros(1, dtype=np.int32)  # [N] the table of each combatant's mover
+    fly: B = np.zeros(1, dtype=np.bool_)  # [N] moves by its fly speed (searches with headings)
+    hs: int = 1  # heading states per square and parity in the search buffers (9 with a flier)
+    # damage rolls of several parts (:mod:`sftactics.sim.kernel.parts`; always set by ``compile_encounter``)
+    w_xp: I32 = np.full((1, 1), -1, dtype=np.int32)  # [N, W] the weapon's row in the tables below (-1: one part)
+    xp_n: I32 = np.zeros((1, 4), dtype=np.int32)  # [Q, PARTS] dice of each part
+    xp_s: I32 = np.zeros((1, 4), dtype=np.int32)  # sides
+    xp_flat: I32 = np.zeros((1, 4), dtype=np.int32)  # flat part (the damage bonus in the first typed part)
+    xp_dim: I32 = np.ones((1, 4), dtype=np.int32)  # totals each part can reach (its table dimension)
+    xp_off: I64 = np.zeros(2, dtype=np.int64)  # [Q + 1] the row's first cell
+    xp_nl: B = np.zeros(1, dtype=np.bool_)  # [Q] nonlethal damage
+    xp_mit: I32 = np.zeros((1, 1), dtype=np.int32)  # [N, cells] damage left after the target's defenses
+    xp_neg: B = np.zeros((1, 1), dtype=np.bool_)  # [N, cells] negated (riders too)
+    # creatures smaller than a square (MOV-03: they enter and share occupied squares; always set)
+    sub: B = np.zeros(1, dtype=np.bool_)  # [N]
+    # a fight already under way (the scenario's ``timeline``, ``flow._under_way``, CF-12)
+    start_round: int = 0  # the round it opens (0: the fight starts from its beginning)
+    start_turn: int = -1  # whose turn comes first in that round (-1: the first in the order)
+    start_done: B = np.zeros(1, dtype=np.bool_)  # [N] has had its turn this round already (``acted``)
+    # creatures of two squares or more (:mod:`sftactics.sim.kernel.bigmodel`; placeholders without them)
+    fside: I32 = np.ones(1, dtype=np.int32)  # [N] footprint side (1: one square or less)
+    big: bool = False  # someone is bigger than a square
+    bg: I32 = np.full(1, -1, dtype=np.int32)  # [N] its movement tables in bg_* (-1: the one-square ones)
+    bg_small: I32 = np.ones(1, dtype=np.int32)  # [G] side of the squeezed space
+    bg_step_to: I32 = np.full((1, 2, 1, 8), -1, dtype=np.int32)  # [G, 2, S, 8] full and squeezed steps
+    bg_step_k: NDArray[np.int8] = np.zeros((1, 2, 1, 8), dtype=np.int8)
+    bg_shift: I32 = np.full((1, 2, 1, 1), -1, dtype=np.int32)  # [G, 2, S, K] squeeze shifts
+    bg_stop: B = np.zeros((1, 1), dtype=np.bool_)  # [G, S] where a squeezed space may stop
+    bg_sqd: int = 1
+    bz: B = np.zeros((1, 1, 1), dtype=np.bool_)  # [Zb, S, box^2] what a big creature threatens per anchor
+    bz_radius: int = 2
+    bz_box: int = 5
+    bw_dist: I64 = np.zeros(1, dtype=np.int64)  # the big movers' search: work arrays (``footprints.big_search``)
+    bw_parent: I32 = np.zeros(1, dtype=np.int32)
+    bw_heap: I64 = np.zeros(1, dtype=np.int64)
+    bw_pass: B = np.ones((2, 1), dtype=np.bool_)
+    bw_stop: B = np.ones((2, 1), dtype=np.bool_)
+    bw_k: NDArray[np.int8] = np.zeros((2, 1), dtype=np.int8)
+    bw_prov: B = np.zeros((2, 1), dtype=np.bool_)
+    bw_crowd_side: I32 = np.ones(1, dtype=np.int32)  # [N] the sides of the creatures in ``st.crowd``
 
 
 @dataclass(frozen=True)
@@ -253,9 +298,9 @@ def unsupported(enc: Encounter) -> list[str]:
         ):
             out.append(f"grenades on a map of more than {KERNEL_MAX_GRENADE_SQUARES:,} squares (a burst per point)")
         out += sight_mod.sight_refusals(grid, enc.combatants.values(), enc.options.noisy_combat_locates)
-        if has_narrow_squares(grid) and any(not is_sub_square(Size(c.creature.stat.size)) for c in
-                                            enc.combatants.values()):  # fmt: skip
+        if has_narrow_squares(grid) and enc.combatants:  # (smaller creatures: their own movement tables)
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
+    out += bigmodel.big_refusals(enc)
     if enc.setup is not None:
         out.append("awareness, grapples or cover set up by the scenario (the engine's)")
     if enc.zones:
@@ -275,16 +320,7 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
     st = cr.stat
     if c.position is None:
         out.append("no position")
-    if footprint_side(Size(st.size)) != 1:
-        out.append(f"size {st.size} (the kernel moves one-square creatures)")
-    elif is_sub_square(Size(st.size)):
-        out.append(f"size {st.size} (smaller than a square: it may enter and share occupied squares, MOV-03)")
-    if stats.move_mode(cr) != "land":
-        out.append("moves by a speed other than land")
-    if st.incorporeal and enc.grid is not None and (enc.grid.array & int(Feature.DIFFICULT)).any():
-        out.append("incorporeal on a map with difficult terrain (it is not hampered: its own movement tables)")
-    if st.incorporeal and enc.grid is not None and sight_mod.has_walls(enc.grid):
-        out.append("incorporeal on a map with walls (it passes through them: the engine's)")
+    out += modes.mode_refusals(c, enc.grid)
     if c.hidden:
         out.append("hidden (Stealth: who notices whom is rolled, and Searches; the engine's)")
     if not c.aware and enc.start_at is not None:
@@ -302,7 +338,7 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
     for w in st.weapons:
         if thrown_weapons.tracked(w) and not w.is_melee:
             out.append(f"weapon {w.name}: a thrown weapon that lies where it lands (the engine tracks it)")
-        why = _unsupported_weapon(w, c)
+        why = _unsupported_weapon(w, c, enc.options)
         if why:
             out.append(f"weapon {w.name}: {why}")
     return out
@@ -321,11 +357,15 @@ def _one_dice_part(expr: DiceExpr) -> tuple[int, int, int, frozenset[str]] | Non
     return n, s, flat, part.types
 
 
-def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
+def _unsupported_weapon(w: Weapon, c: Combatant, opts: Sf1eOptions = DEFAULT_OPTIONS) -> str:
     shape = _one_dice_part(w.damage_expr)
-    if shape is None:
+    if shape is None and parts.is_multipart(w):
+        why = parts.unsupported(w, c, opts)  # several parts: each one kind of die (``sim.kernel.parts``)
+        if why:
+            return why
+    elif shape is None:
         return f"damage {w.damage} (one kind of die in one part)"
-    if shape[2] < 0:
+    elif shape[2] < 0:
         return "a negative flat damage term"
     if w.is_grenade:
         if w.area is None or w.area.shape != "burst":
@@ -349,6 +389,10 @@ def _unsupported_weapon(w: Weapon, c: Combatant) -> str:
             amount = _one_dice_part(parse(eff.amount or cond.BURNING_DEFAULT))
             if amount is None or amount[2] < 0:
                 return f"burn {eff.amount}"
+        if eff is not None and eff.name == "corrode" and eff.amount:
+            amount = _one_dice_part(parse(eff.amount))
+            if amount is None or amount[2] < 0:
+                return f"corrode {eff.amount}"
     return ""
 
 
@@ -422,7 +466,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     saves = arr((n, 3))
     saves_down = arr((n, 3))
     pc, dying_rules, takes_aoo, armed, immune_crit = (flags(n) for _ in range(5))
-    immune_cond = flags((n, 4))
+    immune_cond = flags((n, 5))
     zone, body_reach, rank = arr(n, -1), arr(n), arr(n)
     w_ok, w_attack, w_is_melee, w_melee_geom, w_grenade = (flags((n, wmax)) for _ in range(5))
     (w_reach, w_ndice, w_sides, w_flat, w_prof, w_usage, w_crit, w_crit_n, w_crit_s, w_crit_prof, w_crit_dc,
@@ -457,7 +501,9 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             init_given[i] = c.initiative
         hp0[i], sp0[i], temp0[i], rp0[i] = cr.state.hp, cr.state.sp, cr.state.temp_hp, cr.state.rp
         max_hp[i] = stats.max_hp(cr).total
-        stab[i] = injury.stabilize_cost(cr, opts)
+        # INJ-11: the cost as the creature is when it pays it (dying, so helpless: a key ability of Dex counts as 0
+        # in its maximum Resolve, ``stats``), not as it starts
+        stab[i] = injury.stabilize_cost(_down(cr), opts)
         speed[i] = stats.speed(cr).total
         assert c.position is not None
         pos0[i] = c.position[1] * grid.width + c.position[0]
@@ -475,7 +521,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             zone[i] = zone_keys[reaches[-1]]
             body_reach[i] = reaches[-1]
         immune_crit[i] = criticals.immune_to_crits(cr)
-        for k, cname in enumerate(("bleeding", "staggered", "deafened", "burning")):
+        for k, cname in enumerate(("bleeding", "staggered", "deafened", "burning", "corroding")):
             immune_cond[i, k] = cond.is_immune(cr, cname)
         rank[i] = ranks[c.id]
 
@@ -493,7 +539,8 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
             if w.is_melee and not w.is_grenade:
                 w_zone[i, k] = zone_keys[int(w_reach[i, k])]
             w_aoo[i, k] = weapon in aoo
-            shape = _one_dice_part(w.damage_expr)
+            # several parts (``parts``): the first part's numbers here (unused), the kernel rolls them all
+            shape = _one_dice_part(w.damage_expr) or _one_dice_part(DiceExpr(w.damage_expr.parts[:1]))
             assert shape is not None
             nd, sd, flat, types = shape
             w_cap[i, k] = -1 if w.capacity is None else w.capacity
@@ -537,7 +584,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 atk_down[i, k, j] = stats.attack_bonus(cr, w, extra=extra, options=opts).total
                 ac_down[i, k, j] = target_ac(cr, downed[j], w, options=opts)[2].total
             eff = criticals.parse_critical(w.critical) if w.critical else None
-            if eff is None or eff.name not in criticals.APPLIED or (eff.name == "arc" and not eff.amount):
+            if eff is None or eff.name not in criticals.APPLIED or (eff.name in ("arc", "corrode") and not eff.amount):
                 continue  # recorded only (no dice, no change), as the engine does
             if eff.name == "knockdown":
                 w_crit[i, k] = CRIT_KNOCKDOWN
@@ -556,7 +603,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 w_crit_prof[i, k] = profile(akey, amount[0] * max(amount[1], 1) + amount[2])
                 continue
             if eff.name in _TICKING:
-                # bleed and burn: a ticking condition; its dice and the profile of its damage against each target
+                # bleed, burn, corrode: a ticking condition; its dice and the profile of its damage against each target
                 condition, code, fallback = _TICKING[eff.name]
                 text = eff.amount or (cond.BURNING_DEFAULT if eff.name == "burn" else None)
                 assert text is not None
@@ -654,6 +701,16 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     sight = (sight_mod.has_walls(grid) or sight_mod.has_darkness(grid)) and enc.track_awareness
     model = model._replace(sight=sight, dim=dim, dim_miss=dim_miss, miss_slot=slots,
                            **sight_mod.dark_senses(grid, cs), **_surprise_fields(enc, cs, wmax))  # fmt: skip
+    model = model._replace(**modes.mode_fields(grid, cs, (tables.step_to, tables.step_k), gopts))
+    model = model._replace(**parts.fields(cs, wmax, opts))
+    model = model._replace(sub=np.array([is_sub_square(Size(c.creature.stat.size)) for c in cs], dtype=np.bool_))
+    if enc.start_at is not None:
+        at = enc.start_at
+        done = np.array([c.id in at.acted for c in cs], dtype=np.bool_)
+        model = model._replace(start_round=at.round, start_turn=-1 if at.turn is None else ids.index(at.turn),
+                               start_done=done)  # fmt: skip
+    big = bigmodel.big_fields(cs, grid, gopts, model.zone, model.w_zone, wmax)
+    model = model._replace(**{"fside": np.ones(n, dtype=np.int32), "bw_crowd_side": np.ones(n, dtype=np.int32), **big})
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

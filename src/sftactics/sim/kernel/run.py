@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from sftactics.encounter.state import Encounter
 from sftactics.sim.fight import death_cause
-from sftactics.sim.kernel import abilities, geo
+from sftactics.sim.kernel import abilities, geo, share
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import loop as kl
 from sftactics.sim.kernel.model import Compiled, compile_encounter
@@ -48,7 +49,7 @@ KERNEL_POLICIES = {"simple": kf.POLICY_SIMPLE, "tactical": kf.POLICY_TACTICAL}
 def _buffers(m: Any) -> dict[str, Any]:
     """``new_state``'s sizes for the abilities and the tactical tables of model ``m``."""
     return {"grenade_values": int(max(m.g_len.max(), m.ab.t_len.max())), "pools": int(m.ab.spent0.shape[1]),
-            "area_cache": abilities.area_cache(m.map_id), "sight": bool(m.sight)}  # fmt: skip
+            "area_cache": abilities.area_cache(m.map_id), "sight": bool(m.sight), "headings": int(m.hs)}  # fmt: skip
 
 
 def compiled(enc: Encounter, policies: dict[str, str] | None = None, morale: Mapping[str, str] | None = None) -> _Ready:
@@ -56,7 +57,12 @@ def compiled(enc: Encounter, policies: dict[str, str] | None = None, morale: Map
     combatant playing its side's policy (``policies``: side -> ``simple`` or ``tactical``; all simple if
     None) with its side's morale (``morale``: side or ``*`` -> a ``sim.morale`` name; by the book if None)."""
     policies = policies or {}
-    tactical = "tactical" in policies.values()
+    found = _built(enc, "tactical" in policies.values())
+    _set_policies(found, policies, morale or {})
+    return found
+
+
+def _built(enc: Encounter, tactical: bool) -> _Ready:
     key = (id(enc), tactical)
     found = _CACHE.get(key)
     if found is None or found.encounter is not enc:
@@ -68,7 +74,6 @@ def compiled(enc: Encounter, policies: dict[str, str] | None = None, morale: Map
             _CACHE.clear()
         who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
         found = _CACHE[key] = _Ready(enc, comp, state, kf.model_struct(m), who, arrays)
-    _set_policies(found, policies, morale or {})
     return found
 
 
@@ -98,11 +103,57 @@ def prepare(enc: Encounter, policies: dict[str, str] | None = None) -> None:
     (:func:`compiled`) and numba's code for the batch loaded from its disk cache (compiled first, if it is not
     there). Worker processes forked afterwards inherit both (``sim.runner``)."""
     kernel_batch(enc, [], [], 1, policies)
+    share.warm(cover_cache_of(enc, policies))
+
+
+def cover_cache_of(enc: Encounter, policies: dict[str, str] | None = None) -> Any:
+    """The cover cache the kernel's fights of ``enc`` use in this process (:func:`geo.cover_cache`)."""
+    return geo.cover_cache(_built(enc, "tactical" in (policies or {}).values()).compiled.model.map_id)
 
 
 def kernel_seed(seed: int) -> int:
     """The 32-bit seed numba's generator takes, folded from a 63-bit fight seed."""
     return (seed ^ (seed >> 32)) & 0xFFFF_FFFF
+
+
+def kernel_arrays(
+    enc: Encounter,
+    seeds: list[int],
+    max_rounds: int,
+    policies: dict[str, str] | None = None,
+    morale: Mapping[str, str] | None = None,
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Play one fight per seed with the compiled kernel; the raw numbers: per fight the ``F_*`` columns, per
+    fight and combatant the ``COLUMNS`` (:func:`kernel_results` turns them into results)."""
+    ready = compiled(enc, policies, morale)
+    m = ready.compiled.model
+    k = len(seeds)
+    fight_out = np.zeros((k, 4), dtype=np.int64)
+    comb_out = np.zeros((k, m.n, kf.COLUMNS), dtype=np.int64)
+    folded = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
+    kl.play_batch(ready.model, ready.state, folded, max_rounds, fight_out, comb_out)
+    return fight_out, comb_out
+
+
+def kernel_results(
+    enc: Encounter,
+    seeds: list[int],
+    indexes: list[int],
+    max_rounds: int,
+    fight_out: NDArray[np.int64],
+    comb_out: NDArray[np.int64],
+    policies: dict[str, str] | None = None,
+) -> list[FightResult]:
+    """:func:`kernel_arrays`' numbers as the results the engine's fights give (in any process that has
+    compiled ``enc``: the worker that played them or the one that asked)."""
+    ready = _built(enc, "tactical" in (policies or {}).values())
+    if not seeds:
+        return []
+    fights, rows = fight_out.tolist(), comb_out.tolist()
+    return [
+        _result(ready.compiled, ready.who, fights[i], rows[i], index=indexes[i], seed=seeds[i], max_rounds=max_rounds)
+        for i in range(len(seeds))
+    ]
 
 
 def kernel_batch(
@@ -114,20 +165,8 @@ def kernel_batch(
     morale: Mapping[str, str] | None = None,
 ) -> list[FightResult]:
     """Play one fight per seed with the compiled kernel; results as the engine's fights give them."""
-    ready = compiled(enc, policies, morale)
-    m = ready.compiled.model
-    k = len(seeds)
-    fight_out = np.zeros((k, 4), dtype=np.int64)
-    comb_out = np.zeros((k, m.n, kf.COLUMNS), dtype=np.int64)
-    folded = np.array([kernel_seed(s) for s in seeds], dtype=np.int64)
-    kl.play_batch(ready.model, ready.state, folded, max_rounds, fight_out, comb_out)
-    if k == 0:
-        return []
-    fights, rows = fight_out.tolist(), comb_out.tolist()
-    return [
-        _result(ready.compiled, ready.who, fights[i], rows[i], index=indexes[i], seed=seeds[i], max_rounds=max_rounds)
-        for i in range(k)
-    ]
+    fight_out, comb_out = kernel_arrays(enc, seeds, max_rounds, policies, morale)
+    return kernel_results(enc, seeds, indexes, max_rounds, fight_out, comb_out, policies)
 
 
 def _result(

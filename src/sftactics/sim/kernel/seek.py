@@ -28,7 +28,8 @@ from sftactics.sim.kernel.fight import (
     _side_knows,
     _unmark,
 )
-from sftactics.sim.kernel.geo import distance_ft, search
+from sftactics.sim.kernel.geo import distance_ft
+from sftactics.sim.kernel.modes import search_for
 from sftactics.sim.search import LATTICE
 
 #: The budget of a search that reaches every square of the map (``encounter.seek._FAR``).
@@ -104,12 +105,11 @@ def note(m: Any, st: Any, side: int) -> int:
 
 
 @_jit
-def _field(m: Any, st: Any, start: int, out: Any) -> None:
-    """``encounter.seek.distance_field``: the cheapest path's cost from ``start`` to every square (creatures
-    ignored) into ``out`` (-1 where none)."""
-    search(m.step_to, m.step_k, m.step_diag, start, 0, FAR_FT, st.passable, st.stoppable, st.extra_k, st.noprov,
-           m.hampered_diagonal_counts, -1, st.sk_dist, st.sk_parent, st.sk_heap, out, st.sk_prov,
-           st.sk_state)  # fmt: skip
+def _field(m: Any, st: Any, start: int, out: Any, me: int) -> None:
+    """``encounter.seek.distance_field``: the cheapest path's cost for ``me``'s mover from ``start`` to every
+    square (creatures ignored) into ``out`` (-1 where none)."""
+    search_for(m, me, start, 0, FAR_FT, st.passable, st.stoppable, st.extra_k, st.noprov, -1, st.sk_dist,
+               st.sk_parent, st.sk_heap, out, st.sk_prov, st.sk_state)  # fmt: skip
 
 
 @_jit
@@ -133,7 +133,7 @@ def goal(m: Any, st: Any, me: int) -> int:
     w = m.width
     side = m.side[me]
     row = _row(m, st, side)
-    _field(m, st, st.pos[me], st.sk_a)
+    _field(m, st, st.pos[me], st.sk_a, me)
     reach = st.sk_a
     best, bc = -1, 0
     for f in range(m.n):  # 1. where the side last saw a foe
@@ -179,7 +179,7 @@ def seek_step(m: Any, st: Any, me: int) -> bool:
         return False
     # encounter.seek.step_toward: the square of one move closest to the goal by path, then the cheapest, then
     # the lowest x and y; none if nothing is closer than where it stands
-    _field(m, st, target, st.sk_b)
+    _field(m, st, target, st.sk_b, me)
     to_goal = st.sk_b
     w = m.width
     nthreat = _prepare_move(m, st, me)

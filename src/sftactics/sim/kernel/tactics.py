@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from sftactics.grid.cover import CoverKind
+from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel.blasts import ON_NEGATES, R_KIND, RIDER_BURNING, RIDER_NONE
 from sftactics.sim.kernel.bodies import LINGER, base_numbers
 from sftactics.sim.kernel.fight import (
@@ -77,11 +78,10 @@ from sftactics.sim.kernel.geo import (
     distance_ft,
     distance_to_point_ft,
     flank_line,
-    path_to,
-    search,
     step_cost,
     threatens,
 )
+from sftactics.sim.kernel.modes import fly_second_move, path_for, search_for, state_square, steps_for
 from sftactics.sim.kernel.seek import note, own_memory, scratch, seek_step
 from sftactics.sim.kernel.sight import CONCEALMENT_MISS
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
@@ -151,9 +151,8 @@ def _reach(m: Any, st: Any, c: int, actions: int) -> None:
     :func:`_rcost`."""
     if st.t_n[3] < 1:
         _occupancy(m, st, c)
-        search(m.step_to, m.step_k, m.step_diag, st.pos[c], st.sc[DIAG] & 1, m.speed[c], st.passable,
-               st.stoppable, st.extra_k, st.noprov, m.hampered_diagonal_counts, -1, st.dist2, st.parent2, st.heap2,
-               st.bc2, st.bp2, st.bs2, m.width)  # fmt: skip
+        search_for(m, c, st.pos[c], st.sc[DIAG] & 1, m.speed[c], st.passable, st.stoppable, st.extra_k,
+                   st.noprov, -1, st.dist2, st.parent2, st.heap2, st.bc2, st.bp2, st.bs2, m.width)  # fmt: skip
         _clear(m, st)
         st.t_n[3] = 1
     if actions == 2 and st.t_n[3] < 2:
@@ -171,6 +170,11 @@ def _second_move(m: Any, st: Any, c: int) -> None:
     w = m.width
     speed = m.speed[c]
     x0, x1, y0, y1 = _box(m, st, c, 2 * speed)
+    if m.fly[c]:  # a flier's states have headings (modes.py)
+        a0, a1, b0, b1 = _box(m, st, c, speed)
+        fly_second_move(m, st, c, x0, x1, y0, y1, a0, a1, b0, b1, INF)
+        return
+    step_to, step_k = steps_for(m, c)
     for qx in range(x0, x1):
         for qy in range(y0, y1):
             q = qy * w + qx
@@ -180,7 +184,7 @@ def _second_move(m: Any, st: Any, c: int) -> None:
             st.parent3[2 * q + 1] = -1
             st.r2c[q] = -1
             st.r2s[q] = -1
-    n_states = 2 * m.step_to.shape[0]
+    n_states = 2 * step_to.shape[0]
     sb = 1
     while (1 << sb) < n_states:
         sb += 1
@@ -209,10 +213,10 @@ def _second_move(m: Any, st: Any, c: int) -> None:
         par = s & 1
         used = key >> PROV_BITS
         for d in range(8):
-            nidx = m.step_to[idx, d]
+            nidx = step_to[idx, d]
             if nidx < 0 or not st.passable[nidx]:
                 continue
-            k = int(m.step_k[idx, d]) + int(st.extra_k[nidx])
+            k = int(step_k[idx, d]) + int(st.extra_k[nidx])
             cost, npar = step_cost(k, m.step_diag[d], par, m.hampered_diagonal_counts)
             if used + cost > speed:
                 continue
@@ -258,10 +262,11 @@ def _guarded(m: Any, st: Any, c: int, q: int) -> bool:
     """Whether a guarded step reaches ``q`` (``guarded_step_squares``: one step of 5 ft where it may stop)."""
     here = st.pos[c]
     par = st.sc[DIAG] & 1
+    step_to, step_k = steps_for(m, c)
     for d in range(8):
-        if m.step_to[here, d] != q or not st.passable[q] or not st.stoppable[q]:
+        if step_to[here, d] != q or not st.passable[q] or not st.stoppable[q]:
             continue
-        cost, _ = step_cost(int(m.step_k[here, d]) + int(st.extra_k[q]), m.step_diag[d], par, False)
+        cost, _ = step_cost(int(step_k[here, d]) + int(st.extra_k[q]), m.step_diag[d], par, False)
         return cost <= 5
     return False
 
@@ -417,7 +422,7 @@ def _threatened_count(m: Any, st: Any, sq: int) -> int:
     n = 0
     for i in range(st.t_n[2]):
         e = st.t_zones[i]
-        if _in_zone(m, m.zone[e], st.pos[e], sq):
+        if _big.threat_space(m, st, e, m.zone[e], sq, 1) if m.big else _in_zone(m, m.zone[e], st.pos[e], sq):
             n += 1
     return n
 
@@ -456,7 +461,7 @@ def _provokers(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
     _search_a(m, st, me)
     n = 0
     total = 0.0
-    squares, leaving = path_to(sq, st.best_state, st.parent, st.provoking)
+    squares, leaving = path_for(m, me, sq, st.best_state, st.parent, st.provoking)
     if squares.shape[0] == 0:
         for i in range(st.t_n[2]):
             total += _aoo_one(m, st, st.t_zones[i], me)
@@ -466,7 +471,8 @@ def _provokers(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
         for r in range(m.n):  # by id, as the provocations are sorted
             for i in range(st.t_n[5]):
                 e = st.threat_ids[i]
-                if m.rank[e] == r and _in_zone(m, m.zone[e], st.pos[e], q):
+                if m.rank[e] == r and (_big.threat_space(m, st, e, m.zone[e], q, 1) if m.big else
+                                       _in_zone(m, m.zone[e], st.pos[e], q)):  # fmt: skip
                     n += 1
                     total += _aoo_one(m, st, e, me)
     return n, total
@@ -1415,7 +1421,7 @@ def _midpoint(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
     s = st.r2s[goal]
     seed = s
     while s >= 0:  # the second move, back to its seed
-        q = s >> 1
+        q = state_square(m, me, s)
         _, acts = _rcost(m, st, me, q, 1)
         if mid < 0 and (st.dist3[s] & mask) <= speed and acts == 1:
             mid = q
@@ -1423,12 +1429,12 @@ def _midpoint(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
         s = st.parent3[s]
     s = st.parent2[seed]
     if mid < 0:
-        q = seed >> 1
+        q = state_square(m, me, seed)
         _, acts = _rcost(m, st, me, q, 1)
         if (st.dist2[seed] >> PROV_BITS) <= speed and acts == 1:
             return int(q)
     while s >= 0 and mid < 0:  # the first move
-        q = s >> 1
+        q = state_square(m, me, s)
         _, acts = _rcost(m, st, me, q, 1)
         if (st.dist2[s] >> PROV_BITS) <= speed and acts == 1:
             mid = q

@@ -1,0 +1,143 @@
+"""The model's fields for creatures of two squares or more (Large to Colossal), and what the kernel leaves to the
+engine when such a creature fights (:mod:`sftactics.sim.kernel.footprints` has the geometry).
+
+* :func:`big_fields`: per combatant its footprint side (``fside``); per footprint side present the movement tables
+  of the full and the squeezed space (``footprints.big_tables``); per (side, reach) the squares a creature of that
+  side threatens from each anchor (``footprints.fp_threat_table``, the engine's ``threat.weapon_zone``), which the
+  big creatures' ``zone`` and ``w_zone`` index; and the work arrays of the big movers' search.
+* :func:`big_refusals` (in ``model.unsupported``) and :func:`big_policy_refusals` (the runner's, which knows the
+  policies): the parts a big creature brings that the kernel does not play yet, each with why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sftactics.encounter import space
+from sftactics.encounter import threat as enc_threat
+from sftactics.encounter.state import Combatant, Encounter
+from sftactics.grid.map import GridMap
+from sftactics.grid.options import GridOptions
+from sftactics.grid.space import Size, footprint_side
+from sftactics.sim.kernel import footprints as fp
+from sftactics.sim.kernel import sight as sight_mod
+from sftactics.sim.kernel import specials
+
+__all__ = ["big_fields", "big_policy_refusals", "big_refusals", "has_big"]
+
+
+def _side(c: Combatant) -> int:
+    return footprint_side(Size(c.creature.stat.size))
+
+
+def has_big(combatants: Any) -> bool:
+    """Whether a creature of two squares or more is among ``combatants``."""
+    return any(_side(c) > 1 for c in combatants)
+
+
+def big_refusals(enc: Encounter) -> list[str]:
+    """What a fight with a creature of two squares or more has that the kernel leaves to the engine."""
+    grid = enc.grid
+    cs = list(enc.combatants.values())
+    if grid is None or not has_big(cs):
+        return []
+    out: list[str] = []
+    if sight_mod.has_walls(grid) or grid.light is not None:
+        out.append("walls or lighting with a creature bigger than a square (lines of sight between spaces, the "
+                   "light on a space: the engine's)")  # fmt: skip
+    for c in cs:
+        if _side(c) > 1 and c.position is not None:
+            t = fp.big_tables(grid, Size(c.creature.stat.size))
+            if not t.fits[0, c.position[1] * grid.width + c.position[0]]:
+                out.append(f"{c.id}: starts squeezed (MOV-19's penalties: the engine's)")
+    for c in cs:
+        if _side(c) > 1 and any(specials.used(ab) for ab in c.creature.stat.specials):
+            out.append(f"{c.id}: special abilities or spells of a creature bigger than a square (cones, lines and "
+                       "touches from a space: the engine's)")  # fmt: skip
+    return out
+
+
+def big_policy_refusals(enc: Encounter, policies: dict[str, str], morale: dict[str, str] | None = None) -> list[str]:
+    """The tactical policy in a fight with a creature of two squares or more (its squares, risks and charges are
+    weighed for one-square creatures in the kernel), and a cautious side's retreat (the tactical kernel's
+    withdrawal): the engine's for now."""
+    if not has_big(enc.combatants.values()):
+        return []
+    out = [f"side {side}: the tactical policy with a creature bigger than a square (the engine's for now)"
+           for side, name in sorted(policies.items()) if name == "tactical"]  # fmt: skip
+    out += [f"side {side}: cautious morale with a creature bigger than a square (its retreat: the engine's for now)"
+            for side, name in sorted((morale or {}).items()) if name == "cautious"]  # fmt: skip
+    return out
+
+
+def big_fields(
+    cs: list[Combatant], grid: GridMap, options: GridOptions, zone: Any, w_zone: Any, wmax: int
+) -> dict[str, Any]:
+    """The model's fields for big creatures (``Model._replace``); ``zone`` and ``w_zone`` come back with the big
+    creatures' entries pointing into ``bz`` (one-square creatures keep theirs). Empty without big creatures."""
+    if not has_big(cs):
+        return {}
+    n = len(cs)
+    nsq = grid.width * grid.height
+    fside = np.array([_side(c) for c in cs], dtype=np.int32)
+    sizes = sorted({Size(c.creature.stat.size) for c in cs if _side(c) > 1}, key=footprint_side)
+    tables = [fp.big_tables(grid, s, options) for s in sizes]
+    kmax = max(t.shift_to.shape[2] for t in tables)
+    bg_step_to = np.stack([t.step_to for t in tables])
+    bg_step_k = np.stack([t.step_k for t in tables])
+    bg_shift = np.full((len(tables), 2, nsq, kmax), -1, dtype=np.int32)
+    for g, t in enumerate(tables):
+        bg_shift[g, :, :, : t.shift_to.shape[2]] = t.shift_to
+    bg_stop = np.stack([t.squeeze_stop for t in tables])
+    bg_small = np.array([t.small for t in tables], dtype=np.int32)
+    bg = np.array([sizes.index(Size(c.creature.stat.size)) if _side(c) > 1 else -1 for c in cs], dtype=np.int32)
+    # the zones of the big creatures: one table per (size, reach), laid out in one box
+    zone = zone.copy()
+    w_zone = w_zone.copy()
+    keys: dict[tuple[Size, int], int] = {}
+    for i, c in enumerate(cs):
+        if fside[i] == 1:
+            continue
+        size = Size(c.creature.stat.size)
+        melee = [w for w in c.creature.stat.weapons if w.is_melee and not w.is_grenade]
+        for k, w in enumerate(c.creature.stat.weapons):
+            if w in melee:
+                w_zone[i, k] = keys.setdefault((size, space.weapon_reach(c, w)), len(keys))
+        reaches = enc_threat.reaches(c)
+        zone[i] = keys.setdefault((size, reaches[-1]), len(keys)) if reaches else -1
+    made = {key: fp.fp_threat_table(grid, key[0], key[1], options=options) for key in keys}
+    radius = max([t.radius for t in made.values()] + [2])
+    box = 2 * radius + int(fside.max())
+    bz = np.zeros((max(1, len(keys)), nsq, box * box), dtype=np.bool_)
+    for key, z in keys.items():
+        zt = made[key]
+        shift = radius - zt.radius
+        for dy in range(zt.box):
+            for dx in range(zt.box):
+                bz[z, :, (dy + shift) * box + dx + shift] = zt.table[:, dy * zt.box + dx]
+    return {
+        "fside": fside,
+        "big": True,
+        "bg": bg,
+        "bg_small": bg_small,
+        "bg_step_to": bg_step_to,
+        "bg_step_k": bg_step_k,
+        "bg_shift": bg_shift,
+        "bg_stop": bg_stop,
+        "bg_sqd": tables[0].sqd,
+        "bz": bz,
+        "bz_radius": radius,
+        "bz_box": box,
+        "zone": zone,
+        "w_zone": w_zone,
+        "bw_dist": np.empty(8 * nsq, dtype=np.int64),
+        "bw_parent": np.empty(8 * nsq, dtype=np.int32),
+        "bw_heap": np.empty(72 * nsq + 1, dtype=np.int64),
+        "bw_pass": np.ones((2, nsq), dtype=np.bool_),
+        "bw_stop": np.ones((2, nsq), dtype=np.bool_),
+        "bw_k": np.zeros((2, nsq), dtype=np.int8),
+        "bw_prov": np.zeros((2, nsq), dtype=np.bool_),
+        "bw_crowd_side": np.ones(n, dtype=np.int32),
+    }

@@ -1,0 +1,166 @@
+"""The compiled kernel plays creatures of two squares or more as the engine does (issue 22).
+
+Same dice, same fight: rooms with a Large creature (10-ft reach, tall), a Huge one (10-ft reach, long) and the
+Gargantuan predator against a party, with cover objects, low walls and gaps a big creature squeezes through, the
+simple policy on both sides (the tactical policy with a big creature is still the engine's: a test says so).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from sftactics.encounter.state import Encounter
+from sftactics.io.scenario import load_scenario
+from sftactics.sim.kernel.model import unsupported
+from sftactics.sim.runner import SimJob
+from tests.sim.test_kernel import FIGHTS, SCENARIOS, _build, assert_same_fight, scenario, scripts
+
+# A Large biped with a 10-ft reach (tall, Table 8-1) whose club staggers on a critical hit.
+OGRE: dict[str, Any] = {
+    "name": "Test Ogre",
+    "kind": "npc",
+    "cr": "4",
+    "size": "large",
+    "reach_ft": 10,
+    "abilities": {"str": 5, "dex": 0, "con": 3, "int": -2, "wis": 0, "cha": -1},
+    "eac": 15,
+    "kac": 17,
+    "saves": {"fort": 7, "ref": 3, "will": 4},
+    "initiative": 0,
+    "hp": 55,
+    "speed": {"land": 30},
+    "weapons": [
+        {"name": "club", "category": "natural", "damage": "1d8+7 B", "attack_bonus": 12, "critical": "Staggered",
+         "critical_dc": 14},
+    ],
+}  # fmt: skip
+# A Huge quadruped with a 10-ft reach (long) that bites and bleeds.
+BEHEMOTH: dict[str, Any] = {
+    "name": "Test Behemoth",
+    "kind": "npc",
+    "cr": "5",
+    "size": "huge",
+    "reach_ft": 10,
+    "abilities": {"str": 6, "dex": 0, "con": 4, "int": -4, "wis": 1, "cha": -2},
+    "eac": 16,
+    "kac": 18,
+    "saves": {"fort": 9, "ref": 4, "will": 4},
+    "initiative": 1,
+    "hp": 70,
+    "speed": {"land": 40},
+    "weapons": [
+        {"name": "bite", "category": "natural", "damage": "1d10+8 P", "attack_bonus": 13, "critical": "Bleed 1d4"},
+    ],
+}  # fmt: skip
+
+
+@cache
+def ogre_room() -> Encounter:
+    """A level-4 party against a Large ogre and a hobbe hound among crates and low walls: the ogre's reach
+    threatens two squares away (attacks of opportunity from any of its squares), a gap of one square between
+    two crates makes it squeeze, shots at it meet soft cover from the hound, melee fighters flank it."""
+    room = (
+        "################\n"
+        "#..............#\n"
+        "#.....o........#\n"
+        "#..............#\n"
+        "#.....o....=...#\n"
+        "#..........=...#\n"
+        "#..............#\n"
+        "#..............#\n"
+        "################\n"
+    )
+    return _build(
+        "ogre room",
+        room,
+        [
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [2, 2]},
+            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-4", "at": [2, 5]},
+            {"id": "Vela", "side": "party", "statblock": "pregen-envoy-4", "at": [1, 7]},
+            {"id": "Ogre", "side": "brutes", "statblock": OGRE, "at": [12, 2]},
+            {"id": "Hound", "side": "brutes", "statblock": "hobbe-hound", "at": [13, 6]},
+        ],
+    )
+
+
+@cache
+def behemoth_room() -> Encounter:
+    """A level-4 party against a Huge long creature (a 3x3 space, 10-ft reach) in a room with a row of crates
+    it must squeeze past or go around; grenades may catch it with one corner of a burst."""
+    room = (
+        "##################\n"
+        "#................#\n"
+        "#................#\n"
+        "#.......o........#\n"
+        "#.......o........#\n"
+        "#................#\n"
+        "#.......o........#\n"
+        "#................#\n"
+        "##################\n"
+    )
+    return _build(
+        "behemoth room",
+        room,
+        [
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [2, 3]},
+            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-4", "at": [3, 6]},
+            {"id": "Vela", "side": "party", "statblock": "pregen-envoy-4", "at": [1, 1]},
+            {"id": "Behemoth", "side": "beasts", "statblock": BEHEMOTH, "at": [13, 3]},
+        ],
+    )
+
+
+@cache
+def predator_with_spells() -> Encounter:
+    """The shipped predator fight as it is, the mystic's spells included (heals, *mind thrust*...)."""
+    return load_scenario(SCENARIOS / "gargantuan-predator.yaml")
+
+
+def test_the_kernel_takes_big_creatures() -> None:
+    for enc in (ogre_room(), behemoth_room(), scenario("gargantuan-predator"), predator_with_spells()):
+        assert unsupported(enc) == []
+
+
+def test_the_tactical_policy_with_a_big_creature_stays_with_the_engine() -> None:
+    job = SimJob(ogre_room(), {"*": "tactical"}, engine="compiled")
+    with pytest.raises(ValueError, match="tactical policy with a creature bigger than a square"):
+        job.compiled()
+    assert SimJob(ogre_room(), {"*": "simple"}, engine="compiled").compiled()
+    cautious = SimJob(ogre_room(), {"*": "simple"}, engine="compiled", morale={"party": "cautious"})
+    assert cautious.kernel_refusals() == [
+        "side party: cautious morale with a creature bigger than a square (its retreat: the engine's for now)"
+    ]
+
+
+@pytest.mark.rule("MOV-04", "MOV-19", "AOO-02", "AOO-04", "AOO-06", "MOD-11", "MOD-17", "ATK-14", "CON-33")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_large_ogre(values: list[int]) -> None:
+    assert_same_fight(ogre_room(), values)
+
+
+@pytest.mark.rule("MOV-04", "MOV-19", "AOO-02", "AOO-06", "ATK-12", "EFF-02", "EFF-12", "CON-02")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_huge_behemoth(values: list[int]) -> None:
+    assert_same_fight(behemoth_room(), values)
+
+
+@pytest.mark.rule("MOV-04", "MOV-17", "AOO-02", "AOO-06", "MOD-07", "INJ-04", "INJ-11")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_gargantuan_predator(values: list[int]) -> None:
+    assert_same_fight(scenario("gargantuan-predator"), values)
+
+
+@pytest.mark.rule("MOV-04", "EFF-02", "EFF-12", "MOD-08", "INJ-10", "AOO-06", "AOO-11")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_gargantuan_predator_with_spells(values: list[int]) -> None:
+    """The mystic heals (moving next to a patient past the predator) and blasts (bursts at the corners of every
+    square of the predator's space)."""
+    assert_same_fight(predator_with_spells(), values)
