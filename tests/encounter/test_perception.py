@@ -140,3 +140,22 @@ def test_the_policy_never_attacks_what_it_has_not_located(seed: int) -> None:
                 attacks += 1
                 assert view(before, e.attacker, e.target) >= Awareness.AWARE_OF_LOCATION
     assert attacks > 0  # the visible goblin and the party do fight
+
+
+@pytest.mark.rule("SEN-04", "AOO-01")
+def test_no_attack_of_opportunity_against_a_foe_not_located() -> None:
+    from sftactics.encounter import reactions
+    from sftactics.encounter.commands import EndTurn, Move
+
+    ghost = with_conditions(npc(name="Foe", skills={"stealth": 0}), "invisible")
+    f = pair({}, ghost)
+    f.do(EndTurn(actor="Tess"))
+    assert view(f.state, "Tess", "Foe") == Awareness.UNAWARE
+    ok, why = reactions.can_take_aoo(f.state, f.state.get("Tess"), f.state.get("Foe"))
+    assert not ok and why == "Tess has not located Foe (SEN-04)"
+    events = f.do(Move(actor="Foe", to=(4, 0)))
+    assert [e for e in events if e.type == "attack_made"] == []
+    # the same walk away from a visible foe provokes
+    g = pair({}, npc(name="Foe"), dice=[10, 2] * 5)
+    g.do(EndTurn(actor="Tess"))
+    assert [e.attacker for e in g.do(Move(actor="Foe", to=(4, 0))) if e.type == "attack_made"] == ["Tess"]

@@ -12,13 +12,14 @@ creature that has cover from you (AOO-09, MOD-09). A combatant whose ``takes_aoo
 
 from __future__ import annotations
 
-from sftactics.encounter import budget, confusion, space
+from sftactics.encounter import budget, confusion, perception, space
 from sftactics.encounter import threat as threat_
 from sftactics.encounter.events import ActionSpent, Note
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.encounter.tx import Tx
 from sftactics.grid.cover import CoverKind, can_make_attack_of_opportunity
 from sftactics.sf1e import conditions as cond
+from sftactics.sf1e.senses import Awareness
 from sftactics.sf1e.statblock import Weapon
 
 Square = tuple[int, int]
@@ -55,6 +56,8 @@ def can_take_aoo(state: Encounter, reactor: Combatant, provoker: Combatant) -> t
     ok, rule = budget.can_react(reactor)
     if not ok:
         return False, f"no reaction available ({rule})"
+    if perception.view(state, reactor.id, provoker.id) < Awareness.AWARE_OF_LOCATION:
+        return False, f"{reactor.id} has not located {provoker.id} (SEN-04)"
     fr, fp = space.footprint(reactor), space.footprint(provoker)
     grid = state.grid
     if grid is not None and fr is not None and fp is not None and not can_make_attack_of_opportunity(grid, fr, fp):

@@ -727,6 +727,8 @@ def _can_take_aoo(m: Any, st: Any, e: int, c: int) -> bool:
         return False
     if _staggered(st, e) or not st.acted[e] or st.react_used[e]:
         return False
+    if not _knows(m, st, e, c):  # no attack against a foe it has not located (SEN-04)
+        return False
     if m.big:
         return _big.can_aoo_fp(m, st, e, c)
     return can_aoo_geometry(st.cover_cache, m.map_id, st.pos[e], st.pos[c])

@@ -213,6 +213,7 @@ class Model(NamedTuple):
     mv_k: NDArray[np.int8] = np.zeros((1, 1, 8), dtype=np.int8)  # [T, S, 8]
     mv_tab: I32 = np.zeros(1, dtype=np.int32)  # [N] the table of each combatant's mover
     fly: B = np.zeros(1, dtype=np.bool_)  # [N] moves by its fly speed (searches with headings)
+    no_run: B = np.zeros(1, dtype=np.bool_)  # [N] burrows or climbs: no running, so no charge (MOV-29, MOV-30)
     hs: int = 1  # heading states per square and parity in the search buffers (9 with a flier)
     # damage rolls of several parts (:mod:`sftactics.sim.kernel.parts`; always set by ``compile_encounter``)
     w_xp: I32 = np.full((1, 1), -1, dtype=np.int32)  # [N, W] the weapon's row in the tables below (-1: one part)

@@ -34,7 +34,7 @@ from sftactics.encounter.movement import mover_for
 from sftactics.encounter.state import Combatant
 from sftactics.grid.geometry import DIRECTIONS
 from sftactics.grid.map import Feature, GridMap
-from sftactics.grid.movement import MoveMode, Mover, _Ctx
+from sftactics.grid.movement import CAN_RUN, MoveMode, Mover, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _jit, path_to, search, step_cost
 from sftactics.sim.kernel.sight import has_darkness
@@ -127,15 +127,17 @@ def mode_fields(
 ) -> dict[str, Any]:
     """The model's movement-mode fields: ``mv_to`` and ``mv_k`` (``[T, S, 8]``: the step tables, the land
     mover's first), ``mv_tab`` (``[N]``: each combatant's table), ``fly`` (``[N]``: it flies, so its searches
-    have headings) and ``hs`` (heading states per square and parity in the search buffers: 9 when anyone flies,
-    else 1)."""
+    have headings), ``no_run`` (``[N]``: its mode forbids running, so it cannot charge: MOV-29, MOV-30) and
+    ``hs`` (heading states per square and parity in the search buffers: 9 when anyone flies, else 1)."""
     tables = [land]
     keys: list[object] = [None]
     tab = np.zeros(len(combatants), dtype=np.int32)
     fly = np.zeros(len(combatants), dtype=np.bool_)
+    no_run = np.zeros(len(combatants), dtype=np.bool_)
     for i, c in enumerate(combatants):
         mover = kernel_mover(c)
         fly[i] = mover.mode is MoveMode.FLY
+        no_run[i] = not CAN_RUN[mover.mode]
         key = (mover.size, mover.mode, mover.incorporeal)
         if mover.mode in (MoveMode.LAND, MoveMode.SWIM, MoveMode.CLIMB) and not mover.incorporeal:
             continue  # the land table (swimming and climbing differ from walking only in speed and running)
@@ -148,6 +150,7 @@ def mode_fields(
         "mv_k": np.ascontiguousarray(np.stack([t[1] for t in tables])),
         "mv_tab": tab,
         "fly": fly,
+        "no_run": no_run,
         "hs": HEADINGS if fly.any() else 1,
     }
 

@@ -1480,6 +1480,8 @@ def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
         return False
     if not _knows(m, st, me, t):
         return False  # its attack would be refused (SEN-04), and the whole charge with it
+    if m.no_run[me]:
+        return False  # a charge runs: not while burrowing or climbing (MOV-29, MOV-30)
     here = st.pos[me]
     pt = st.pos[t]
     reach = m.w_reach[me, k]
