@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY
+from sftactics.sim.kernel.bigmodes import path_big_fly, search_big_fly
 from sftactics.sim.kernel.bodies import base_numbers
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
@@ -119,6 +120,9 @@ def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_star
     """``fight._search`` for a big mover (the per-square arrays set): the grid's search with squeezing; per
     anchor of its full space, ``st.best_cost``, ``st.best_prov`` and ``st.best_state`` of the best state where it
     may stop (-1 elsewhere), as the one-square search leaves them."""
+    if m.fly[c]:  # a flier's states have headings (``bigmodes``)
+        search_big_fly(m, st, c, budget, charging, exempt_start)
+        return
     w, h = m.width, m.height
     g = m.bg[c]
     side = m.fside[c]
@@ -158,6 +162,8 @@ def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_star
 def path_big(m: Any, st: Any, c: int, dest: int) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
     """The path :func:`search_big` found to ``dest``: (anchors, indexes of the spaces left while threatened,
     side of each space). A squeeze shift (the side changes) leaves no space."""
+    if m.fly[c]:
+        return path_big_fly(m, st, c, dest)
     s = st.best_state[dest]
     if s < 0:
         e = np.empty(0, dtype=np.int32)

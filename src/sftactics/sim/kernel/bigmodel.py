@@ -19,11 +19,13 @@ from sftactics.encounter import space
 from sftactics.encounter import threat as enc_threat
 from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.map import GridMap
+from sftactics.grid.movement import MoveMode
 from sftactics.grid.options import GridOptions
 from sftactics.grid.space import Size, footprint_side
+from sftactics.sim.kernel import bigmodes, specials
 from sftactics.sim.kernel import footprints as fp
 from sftactics.sim.kernel import sight as sight_mod
-from sftactics.sim.kernel import specials
+from sftactics.sim.kernel.modes import HEADINGS
 
 __all__ = ["big_fields", "big_policy_refusals", "big_refusals", "has_big"]
 
@@ -49,9 +51,14 @@ def big_refusals(enc: Encounter) -> list[str]:
                    "light on a space: the engine's)")  # fmt: skip
     for c in cs:
         if _side(c) > 1 and c.position is not None:
-            t = fp.big_tables(grid, Size(c.creature.stat.size))
+            t = bigmodes.big_mode_tables(grid, bigmodes.table_key(c))
             if not t.fits[0, c.position[1] * grid.width + c.position[0]]:
                 out.append(f"{c.id}: starts squeezed (MOV-19's penalties: the engine's)")
+    if grid.width * grid.height > bigmodes.BIG_FLY_MAX_SQUARES and any(
+        _side(c) > 1 and bigmodes.table_key(c)[1] is MoveMode.FLY for c in cs
+    ):
+        out.append(f"a flier bigger than a square on a map of more than {bigmodes.BIG_FLY_MAX_SQUARES:,} squares "
+                   "(its search keeps headings for every space)")  # fmt: skip
     for c in cs:
         if _side(c) > 1 and any(specials.used(ab) for ab in c.creature.stat.specials):
             out.append(f"{c.id}: special abilities or spells of a creature bigger than a square (cones, lines and "
@@ -82,8 +89,8 @@ def big_fields(
     n = len(cs)
     nsq = grid.width * grid.height
     fside = np.array([_side(c) for c in cs], dtype=np.int32)
-    sizes = sorted({Size(c.creature.stat.size) for c in cs if _side(c) > 1}, key=footprint_side)
-    tables = [fp.big_tables(grid, s, options) for s in sizes]
+    kinds = sorted({bigmodes.table_key(c) for c in cs if _side(c) > 1}, key=lambda k: (footprint_side(k[0]), k[1:]))
+    tables = [bigmodes.big_mode_tables(grid, k, options) for k in kinds]
     kmax = max(t.shift_to.shape[2] for t in tables)
     bg_step_to = np.stack([t.step_to for t in tables])
     bg_step_k = np.stack([t.step_k for t in tables])
@@ -92,7 +99,11 @@ def big_fields(
         bg_shift[g, :, :, : t.shift_to.shape[2]] = t.shift_to
     bg_stop = np.stack([t.squeeze_stop for t in tables])
     bg_small = np.array([t.small for t in tables], dtype=np.int32)
-    bg = np.array([sizes.index(Size(c.creature.stat.size)) if _side(c) > 1 else -1 for c in cs], dtype=np.int32)
+    bg = np.array([kinds.index(bigmodes.table_key(c)) if _side(c) > 1 else -1 for c in cs], dtype=np.int32)
+    # a flier's search keeps nine headings per state (``bigmodes.big_fly_search``)
+    fly = any(_side(c) > 1 and bigmodes.table_key(c)[1] is MoveMode.FLY for c in cs)
+    hs = HEADINGS if fly else 1
+    heap = bigmodes.fly_heap_size(nsq, kmax) if fly else 72 * nsq + 1
     # the zones of the big creatures: one table per (size, reach), laid out in one box
     zone = zone.copy()
     w_zone = w_zone.copy()
@@ -132,9 +143,9 @@ def big_fields(
         "bz_box": box,
         "zone": zone,
         "w_zone": w_zone,
-        "bw_dist": np.empty(8 * nsq, dtype=np.int64),
-        "bw_parent": np.empty(8 * nsq, dtype=np.int32),
-        "bw_heap": np.empty(72 * nsq + 1, dtype=np.int64),
+        "bw_dist": np.empty(8 * hs * nsq, dtype=np.int64),
+        "bw_parent": np.empty(8 * hs * nsq, dtype=np.int32),
+        "bw_heap": np.empty(heap, dtype=np.int64),
         "bw_pass": np.ones((2, nsq), dtype=np.bool_),
         "bw_stop": np.ones((2, nsq), dtype=np.bool_),
         "bw_k": np.zeros((2, nsq), dtype=np.int8),

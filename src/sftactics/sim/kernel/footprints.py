@@ -107,21 +107,29 @@ class BigTables:
         return self.width * self.height
 
 
-def big_mover(size: Size, *, charging: bool = False, pass_enemies: bool = False) -> Mover:
-    """The land mover of a creature of ``size`` as the engine makes it (``encounter.movement.mover_for``)."""
+def big_mover(
+    size: Size, *, charging: bool = False, pass_enemies: bool = False, mode: MoveMode = MoveMode.LAND,
+    incorporeal: bool = False,
+) -> Mover:  # fmt: skip
+    """The mover of a creature of ``size`` as the engine makes it (``encounter.movement.mover_for``); land unless
+    ``mode`` says otherwise (``sim.kernel.bigmodes``)."""
     if footprint_side(size) < 2:
         raise ValueError(f"a {size} creature fills one square or less: the kernel's one-square tables are its")
-    return Mover(size=size, mode=MoveMode.LAND, charging=charging, pass_enemies=pass_enemies)
+    return Mover(size=size, mode=mode, charging=charging, pass_enemies=pass_enemies, incorporeal=incorporeal)
 
 
-def big_tables(grid: GridMap, size: Size, options: GridOptions = DEFAULT_OPTIONS) -> BigTables:
-    """The :class:`BigTables` of ``grid`` for a land mover of ``size`` (Large or bigger), cached on the map."""
+def big_tables(
+    grid: GridMap, size: Size, options: GridOptions = DEFAULT_OPTIONS, *, mode: MoveMode = MoveMode.LAND,
+    incorporeal: bool = False,
+) -> BigTables:  # fmt: skip
+    """The :class:`BigTables` of ``grid`` for a land mover of ``size`` (Large or bigger), or one of ``mode``
+    (``sim.kernel.bigmodes``), cached on the map."""
     side = footprint_side(size)
-    key = ("kernel.footprints.tables", side, options)
+    key = ("kernel.footprints.tables", side, options, mode, incorporeal)
     found = grid.memo.get(key)
     if found is not None:
         return cast(BigTables, found)
-    ctx = _Ctx(grid, big_mover(size), None, None, options)
+    ctx = _Ctx(grid, big_mover(size, mode=mode, incorporeal=incorporeal), None, None, options)
     w, h = grid.width, grid.height
     n = w * h
     here = np.arange(n, dtype=np.int32)

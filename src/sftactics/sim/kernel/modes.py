@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 from sftactics.encounter.movement import mover_for
 from sftactics.encounter.state import Combatant
 from sftactics.grid.geometry import DIRECTIONS
-from sftactics.grid.map import Feature, GridMap
+from sftactics.grid.map import GridMap
 from sftactics.grid.movement import CAN_RUN, MoveMode, Mover, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _jit, path_to, search, step_cost
@@ -65,20 +65,14 @@ FLY_MAX_SQUARES = 40_000
 
 
 def mode_refusals(c: Combatant, grid: GridMap | None) -> list[str]:
-    """What about ``c``'s movement the kernel leaves to the engine: a creature of several squares that flies or
-    burrows, or is incorporeal where difficult terrain is (the footprint search plays walkers), a flier on a
-    very large map, and an incorporeal creature in the dark (it makes no sound, SPA-16: those who cannot see
-    it do not hear it fight, and which senses perceive it is the engine's)."""
+    """What about ``c``'s movement the kernel leaves to the engine: a flier on a very large map, and an
+    incorporeal creature in the dark (it makes no sound, SPA-16: those who cannot see it do not hear it fight,
+    and which senses perceive it is the engine's). A creature of several squares moves by its own mode
+    (``sim.kernel.bigmodes``)."""
     out: list[str] = []
     if grid is None:
         return out
     mover = kernel_mover(c)
-    hampered = (grid.array & int(Feature.DIFFICULT)).any()
-    what = {MoveMode.FLY: "flier", MoveMode.BURROW: "burrower"}.get(mover.mode, "")
-    if mover.side > 1 and mover.incorporeal and hampered:
-        what = "incorporeal creature on a map with difficult terrain"
-    if mover.side > 1 and what:
-        out.append(f"a {mover.size} {what} (the kernel's search for a space of several squares is a walker's)")
     if mover.mode is MoveMode.FLY and grid.width * grid.height > FLY_MAX_SQUARES:
         out.append(f"a flier on a map of more than {FLY_MAX_SQUARES:,} squares (its searches keep headings)")
     if c.creature.stat.incorporeal and has_darkness(grid):
