@@ -20,8 +20,9 @@ and weapon names taken out), printed most common first. The time is the mean per
 
 ``kernel_room2_tactical``: the second benchmark room of issue 22 (interior walls, dim light, a Large creature):
 whether the kernel plays it, and how fast the tactical policy plays it (fights per second per core, by the kernel
-when it accepts the room, else by the engine, said in the details). While the kernel refuses the Large barathu
-(a flier), ``kernel_room2_medium_tactical`` measures the same room with a Medium ksarik in its place.
+when it accepts the room, else by the engine, said in the details). While the kernel refuses the room with the
+Large barathu (walls and light with a big creature), ``kernel_room2_medium_tactical`` measures the same room with a
+Medium ksarik in its place.
 
 Run ``python bench/reach_bench.py`` (printed), or ``make bench`` (recorded in ``bench/results.json``).
 """

@@ -28,7 +28,6 @@ STILL_REFUSED: dict[str, list[str]] = {
         "awareness, grapples or cover set up by the scenario (the engine's)",
         "Nyx: starts with conditions (grappled)",
     ],
-    "melee-brawl": ["Barathu: a large flier (the kernel's search for a space of several squares is a walker's)"],
 }
 #: What the kernel leaves to the engine with the tactical policy only (a creature bigger than a square: the
 #: kernel plays it with the simple policy), before the refusals above.
