@@ -226,7 +226,7 @@ def test_the_kernel_takes_big_fliers_swimmers_and_burrowers() -> None:
     assert list(m.fly) == [False, False, False, True, True]
     assert m.bw_dist.shape[0] == 8 * HEADINGS * m.width * m.height
     m = compile_encounter(deeps()).model
-    assert list(m.bg) == [-1, -1, -1, 0, 1, 2]  # the worm, the eel and the wraith move by three tables
+    assert list(m.bg) == [-1, -1, -1, 1, 2, 0]  # three tables: the Large wraith, then the Huge burrower and walker
 
 
 def test_a_big_flier_on_a_very_large_map_is_left_to_the_engine() -> None:
