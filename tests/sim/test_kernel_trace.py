@@ -23,7 +23,7 @@ from sftactics.sim.kernel import trace as kt
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # floor mostly; wall squares, cover objects, low obstacles, soft-cover squares, obscuring squares
-PALETTE = "..........####=o&\""
+PALETTE = '..........####=o&"'
 OPTIONS = [GridOptions(), GridOptions(line_along_wall_blocks=False, low_obstacle_within="attacker")]
 
 

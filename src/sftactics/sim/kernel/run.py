@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from sftactics.encounter.state import Encounter
 from sftactics.sim.fight import death_cause
-from sftactics.sim.kernel import abilities, geo, share
+from sftactics.sim.kernel import abilities, geo, share, trace
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import loop as kl
 from sftactics.sim.kernel.model import Compiled, compile_encounter
@@ -70,11 +70,19 @@ def _built(enc: Encounter, tactical: bool) -> _Ready:
         m = comp.model
         state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
                                      **_buffers(m))  # fmt: skip
+        _warm_lines(m.map_id)
         if len(_CACHE) > 16:
             _CACHE.clear()
         who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
         found = _CACHE[key] = _Ready(enc, comp, state, kf.model_struct(m), who, arrays)
     return found
+
+
+def _warm_lines(map_id: int) -> None:
+    """Build the map's line tables and load the compiled lines (``kernel/trace.py``, about 0.2 s) now, with the
+    kernel, rather than at the first miss of the cover cache (so forked workers inherit them too)."""
+    trace.cover_answer(map_id, 0, 0, 1, np.full(9, -1, dtype=np.int64), 0)
+    trace.line_answer(map_id, 0, 0, True)
 
 
 def _set_policies(ready: _Ready, policies: dict[str, str], morale: Mapping[str, str]) -> None:
