@@ -106,11 +106,20 @@ def code_cached() -> bool | None:
         return None
 
 
+#: Fights :func:`prepare` plays and drops: numba compiles the kernel's object-mode blocks (where a cache miss asks
+#: Python) at their first run in each process, not from its disk cache (about 0.05-0.1 s each); run before the
+#: workers are forked, the workers inherit them. (Results depend only on each fight's seed: nothing changes.)
+WARM_FIGHTS = 8
+WARM_SEED = 0x5F7A_C71C
+
+
 def prepare(enc: Encounter, policies: dict[str, str] | None = None) -> None:
-    """Make the kernel ready to play ``enc`` in this process without playing a fight: the encounter compiled
-    (:func:`compiled`) and numba's code for the batch loaded from its disk cache (compiled first, if it is not
-    there). Worker processes forked afterwards inherit both (``sim.runner``)."""
+    """Make the kernel ready to play ``enc`` in this process: the encounter compiled (:func:`compiled`), numba's
+    code for the batch loaded from its disk cache (compiled first, if it is not there) and its object-mode blocks
+    compiled by :data:`WARM_FIGHTS` fights played and dropped. Worker processes forked afterwards inherit all of
+    it (``sim.runner``)."""
     kernel_batch(enc, [], [], 1, policies)
+    kernel_arrays(enc, [WARM_SEED + i for i in range(WARM_FIGHTS)], 50, policies)  # (results dropped)
     share.warm(cover_cache_of(enc, policies))
 
 
