@@ -733,6 +733,11 @@ def _cover_from_grid(
 ) -> int:
     """The grid package's answer, called from object mode on a cache miss."""
     _FALLBACK[0] += 1
+    from sftactics.sim.kernel.trace import cover_answer  # (compiled lines: the same answers, kernel/trace.py)
+
+    fast = cover_answer(map_id, attacker, target, ranged, others, count)
+    if fast >= 0:
+        return fast
     grid, options = _MAPS[int(map_id)]
     w = grid.width
     creatures = [Footprint(int(s) % w, int(s) // w) for s in others[: int(count)]]

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from sftactics.encounter.state import Encounter
 from sftactics.sim.fight import death_cause
-from sftactics.sim.kernel import abilities, geo, share
+from sftactics.sim.kernel import abilities, geo, share, trace
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import loop as kl
 from sftactics.sim.kernel.model import Compiled, compile_encounter
@@ -70,11 +70,19 @@ def _built(enc: Encounter, tactical: bool) -> _Ready:
         m = comp.model
         state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
                                      **_buffers(m))  # fmt: skip
+        _warm_lines(m.map_id)
         if len(_CACHE) > 16:
             _CACHE.clear()
         who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
         found = _CACHE[key] = _Ready(enc, comp, state, kf.model_struct(m), who, arrays)
     return found
+
+
+def _warm_lines(map_id: int) -> None:
+    """Build the map's line tables and load the compiled lines (``kernel/trace.py``, about 0.2 s) now, with the
+    kernel, rather than at the first miss of the cover cache (so forked workers inherit them too)."""
+    trace.cover_answer(map_id, 0, 0, 1, np.full(9, -1, dtype=np.int64), 0)
+    trace.line_answer(map_id, 0, 0, True)
 
 
 def _set_policies(ready: _Ready, policies: dict[str, str], morale: Mapping[str, str]) -> None:
@@ -98,11 +106,20 @@ def code_cached() -> bool | None:
         return None
 
 
+#: Fights :func:`prepare` plays and drops: numba compiles the kernel's object-mode blocks (where a cache miss asks
+#: Python) at their first run in each process, not from its disk cache (about 0.05-0.1 s each); run before the
+#: workers are forked, the workers inherit them. (Results depend only on each fight's seed: nothing changes.)
+WARM_FIGHTS = 8
+WARM_SEED = 0x5F7A_C71C
+
+
 def prepare(enc: Encounter, policies: dict[str, str] | None = None) -> None:
-    """Make the kernel ready to play ``enc`` in this process without playing a fight: the encounter compiled
-    (:func:`compiled`) and numba's code for the batch loaded from its disk cache (compiled first, if it is not
-    there). Worker processes forked afterwards inherit both (``sim.runner``)."""
+    """Make the kernel ready to play ``enc`` in this process: the encounter compiled (:func:`compiled`), numba's
+    code for the batch loaded from its disk cache (compiled first, if it is not there) and its object-mode blocks
+    compiled by :data:`WARM_FIGHTS` fights played and dropped. Worker processes forked afterwards inherit all of
+    it (``sim.runner``)."""
     kernel_batch(enc, [], [], 1, policies)
+    kernel_arrays(enc, [WARM_SEED + i for i in range(WARM_FIGHTS)], 50, policies)  # (results dropped)
     share.warm(cover_cache_of(enc, policies))
 
 

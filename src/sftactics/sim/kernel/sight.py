@@ -196,6 +196,11 @@ def sight_refusals(grid: GridMap, combatants: Iterable[Combatant], noisy: bool =
 # ---------------------------------------------------------------- lines of sight
 def los_from_grid(map_id: int, a: int, b: int) -> int:
     """``has_line_of_sight`` between the one-square spaces in squares ``a`` and ``b`` of a registered map."""
+    from sftactics.sim.kernel.trace import line_answer  # (compiled lines: the same answers, kernel/trace.py)
+
+    fast = line_answer(map_id, a, b, True)
+    if fast >= 0:
+        return fast
     grid, options = _MAPS[int(map_id)]
     w = grid.width
     return int(has_line_of_sight(grid, Footprint(int(a) % w, int(a) // w), Footprint(int(b) % w, int(b) // w),
@@ -204,6 +209,11 @@ def los_from_grid(map_id: int, a: int, b: int) -> int:
 
 def loe_from_grid(map_id: int, a: int, b: int) -> int:
     """``has_line_of_effect`` between the one-square spaces in squares ``a`` and ``b`` of a registered map."""
+    from sftactics.sim.kernel.trace import line_answer  # (compiled lines: the same answers, kernel/trace.py)
+
+    fast = line_answer(map_id, a, b, False)
+    if fast >= 0:
+        return fast
     grid, options = _MAPS[int(map_id)]
     w = grid.width
     return int(has_line_of_effect(grid, Footprint(int(a) % w, int(a) // w), Footprint(int(b) % w, int(b) // w),
