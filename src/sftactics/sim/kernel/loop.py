@@ -37,6 +37,7 @@ from sftactics.sim.kernel.fight import (
     _simple_turn,
     _start_turn,
 )
+from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.tactics import concede, end_by_concession, tactical_turn
 
 
@@ -62,6 +63,7 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
         _expire(m, st, -1, True)
         for c in range(m.n):
             st.burn_taken[c] = 0
+            _corrode.new_round(st, c)
         for i in range(m.n):
             c = st.order[i]
             if rnd == 0 and not m.aware[c]:
