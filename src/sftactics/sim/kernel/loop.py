@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.fight import (
     COLUMNS,
     CONCEDED,
@@ -37,7 +38,6 @@ from sftactics.sim.kernel.fight import (
     _simple_turn,
     _start_turn,
 )
-from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.tactics import concede, end_by_concession, tactical_turn
 
 
