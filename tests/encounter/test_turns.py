@@ -326,6 +326,27 @@ def test_burning_damage_then_a_reflex_save_at_the_end_of_the_turn() -> None:
     assert not f.state.creature("Tess").has("burning")
 
 
+@pytest.mark.rule("CON-05", "ATK-15")
+def test_corroding_is_saved_against_like_burning_on_its_own_count() -> None:
+    both = pc(name="Tess").with_state(conditions=(
+        ConditionInstance(name="burning", value="1d6"), ConditionInstance(name="corroding", value="1d4")))  # fmt: skip
+    t = combatant("Tess", "party", both, initiative=20, position=(0, 0))
+    k = combatant("Ksarik", "aliens", initiative=5, position=(5, 0))
+    # start of Tess's turn: 1d6 = 4 fire, then 1d4 = 2 acid; end of turn: Reflex +3 vs DC 14 (burning): 5 + 3 fails;
+    # vs DC 12 (corroding, its own damage): 9 + 3 = 12 succeeds
+    f = fight(encounter(t, k, map=MAP), [4, 2, 5, 9, 1])
+    f.do(Begin())
+    assert f.state.creature("Tess").state.sp == 28 - 6
+    events = f.do(EndTurn(actor="Tess"))
+    checks = [e for e in events if e.type == "check_made"]
+    assert [(c.what, c.success) for c in checks] == [
+        ("Reflex save against burning (CON-05)", False), ("Reflex save against corroding (CON-05)", True)]  # fmt: skip
+    assert "vs 14" in checks[0].lines[0] and "vs 12" in checks[1].lines[0]
+    cr = f.state.creature("Tess")
+    assert cr.has("burning") and not cr.has("corroding")
+    assert (f.state.get("Tess").burn_saves, f.state.get("Tess").corrode_saves) == (1, 0)
+
+
 @pytest.mark.rule("CON-08")
 def test_a_creature_that_cannot_act_has_its_turn_passed() -> None:
     from tests.builders import with_conditions

@@ -245,6 +245,8 @@ def start_round(tx: Tx) -> None:
     for c in tx.state.combatants.values():
         if c.burn_taken:
             tx.emit(CombatantChanged(id=c.id, changes={"burn_taken": 0}))
+        if c.corrode_taken:
+            tx.emit(CombatantChanged(id=c.id, changes={"corrode_taken": 0}))
 
 
 def start_turn(tx: Tx, cid: str) -> None:
@@ -280,9 +282,10 @@ def _ticks(tx: Tx, cid: str) -> None:
         data = damage_data(droll, outcome, res, cr, dice=tx.dice.history[mark:], kind="condition", source=inst.name,
                            options=tx.state.options)  # fmt: skip
         tx.creature(cid, res.creature, damage=data)
-        if inst.name == "burning":
+        if inst.name in _SAVED:
+            taken = _SAVED[inst.name][0]
             c = tx.state.get(cid)
-            tx.emit(CombatantChanged(id=cid, changes={"burn_taken": c.burn_taken + outcome.amount}))
+            tx.emit(CombatantChanged(id=cid, changes={taken: getattr(c, taken) + outcome.amount}))
 
 
 def end_turn(tx: Tx, cid: str) -> None:
@@ -292,34 +295,47 @@ def end_turn(tx: Tx, cid: str) -> None:
     if cr.has("dying"):
         res = injury.dying_end_of_turn(cr, rnd, options=tx.state.options)
         tx.creature(cid, res.creature, injury=injury_data(res))
-    _burning_save(tx, cid)
+    for name in _SAVED:
+        _reflex_ends(tx, cid, name)
     for eid in timing.due(tx.state, at="turn_end", who=cid):
         tx.end_effect(eid, f"{cid}'s turn ended")
     tx.emit(TurnEnded(id=cid))
 
 
-def _burning_save(tx: Tx, cid: str) -> None:
-    """CON-05: a burning creature attempts a Reflex save at the end of its turn (inventory default) against
-    DC 10 + the burning damage it took this round, +2 per previous consecutive attempt; success puts it out."""
+#: The ticking conditions a Reflex save at the end of the creature's turn ends (CON-05): the counters of the
+#: damage taken this round (the DC) and of the consecutive attempts, and what a success says. Corroding works
+#: like burning with acid (the corrode critical effect; ``conditions`` "corroding"), so it is saved against the
+#: same way, on its own: its own damage sets its DC and its own attempts count.
+_SAVED: dict[str, tuple[str, str, str]] = {
+    "burning": ("burn_taken", "burn_saves", "puts out the flames"),
+    "corroding": ("corrode_taken", "corrode_saves", "shakes off the acid"),
+}
+
+
+def _reflex_ends(tx: Tx, cid: str, name: str) -> None:
+    """CON-05: a burning (or corroding) creature attempts a Reflex save at the end of its turn (inventory
+    default) against DC 10 + the damage that condition dealt it this round, +2 per previous consecutive attempt;
+    success ends the condition."""
+    taken, saves, success = _SAVED[name]
     cr = tx.state.creature(cid)
-    if not cr.has("burning") or cr.has("dead"):
-        if tx.state.get(cid).burn_saves:
-            tx.emit(CombatantChanged(id=cid, changes={"burn_saves": 0}))
-        return
     c = tx.state.get(cid)
-    dc = cond.burning_save_dc(c.burn_taken)
+    if not cr.has(name) or cr.has("dead"):
+        if getattr(c, saves):
+            tx.emit(CombatantChanged(id=cid, changes={saves: 0}))
+        return
+    dc = cond.burning_save_dc(getattr(c, taken))
     bonus = stats.save_bonus(cr, "ref", options=tx.state.options)
-    extra = cond.burning_save_bonus(c.burn_saves, False)
+    extra = cond.burning_save_bonus(getattr(c, saves), False, condition=name)
     if extra:
         bonus = bonus.plus(*extra)
-    r = resolve(CheckKind.SAVE, bonus, dc, tx.dice, purpose=f"{cid} burning save")
-    tx.emit(CheckMade(id=cid, what="Reflex save against burning (CON-05)", success=r.success, check=check_data(r)))
+    r = resolve(CheckKind.SAVE, bonus, dc, tx.dice, purpose=f"{cid} {name} save")
+    tx.emit(CheckMade(id=cid, what=f"Reflex save against {name} (CON-05)", success=r.success, check=check_data(r)))
     if r.success:
-        new = cr.with_state(conditions=tuple(i for i in cr.state.conditions if i.name != "burning"))
-        tx.creature(cid, new, [f"{cid} puts out the flames (CON-05)"])
-        tx.emit(CombatantChanged(id=cid, changes={"burn_saves": 0}))
+        new = cr.with_state(conditions=tuple(i for i in cr.state.conditions if i.name != name))
+        tx.creature(cid, new, [f"{cid} {success} (CON-05)"])
+        tx.emit(CombatantChanged(id=cid, changes={saves: 0}))
     else:
-        tx.emit(CombatantChanged(id=cid, changes={"burn_saves": c.burn_saves + 1}))
+        tx.emit(CombatantChanged(id=cid, changes={saves: getattr(c, saves) + 1}))
 
 
 # ---------------------------------------------------------------- the end

@@ -113,6 +113,8 @@ class Combatant(_Model):
     readied: ReadiedAction | None = None
     burn_taken: int = 0  # burning damage taken this round (CON-05 save DC)
     burn_saves: int = 0  # consecutive burning saves attempted
+    corrode_taken: int = 0  # acid damage taken from corroding this round (its save's DC, as for burning)
+    corrode_saves: int = 0  # consecutive saves against corroding attempted
     fled: bool = False
     insignificant: bool = False
     takes_aoo: bool = True  # takes attacks of opportunity when it can (AOO-06)

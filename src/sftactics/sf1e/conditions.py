@@ -777,16 +777,17 @@ def burning_save_dc(fire_damage_this_round: int) -> int:
     return 10 + fire_damage_this_round
 
 
-def burning_save_bonus(previous_consecutive_attempts: int, smothering: bool) -> list[Term]:
+def burning_save_bonus(previous_consecutive_attempts: int, smothering: bool, condition: str = "burning") -> list[Term]:
     """Bonuses to the save against burning (CON-05, MOD-23): +2 for each save already attempted in the
     consecutive rounds just before, and +4 when the creature spends a full action rolling on the ground or
-    otherwise smothering the fire. Untyped: pass them as extra terms to the save."""
+    otherwise smothering the fire. Untyped: pass them as extra terms to the save. ``condition``: the condition
+    saved against (corroding is saved against as burning is), named in the term."""
     if previous_consecutive_attempts < 0:
         raise SftError(f"previous attempts cannot be negative (got {previous_consecutive_attempts})")
     out: list[Term] = []
     if previous_consecutive_attempts:
         n = previous_consecutive_attempts
-        out.append(Term(2 * n, f"{n} previous consecutive burning save{'s' if n > 1 else ''}", "CON-05"))
+        out.append(Term(2 * n, f"{n} previous consecutive {condition} save{'s' if n > 1 else ''}", "CON-05"))
     if smothering:
         out.append(Term(4, "smothering the flames (full action)", "CON-05"))
     return out

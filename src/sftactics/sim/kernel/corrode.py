@@ -2,8 +2,9 @@
 
 ``criticals.apply_critical`` gives the target an instance of *corroding* (``conditions``: burning's acid twin,
 CON-05) carrying the effect's amount; every instance deals its acid damage at the start of the creature's
-turn (``flow._ticks``, through its defenses like any tick), and nothing in the engine ends it: the Reflex save
-at the end of a turn puts out *burning* only, and the damage does not count toward the burning save's DC.
+turn (``flow._ticks``, through its defenses like any tick). It ends as burning does, on its own count: a Reflex
+save at the end of the creature's turn (after burning's) against DC 10 + the acid it took from corroding this
+round, +2 per previous consecutive attempt (``flow._reflex_ends``); success ends every instance.
 
 The engine ticks a creature's conditions in the order of its list, and gaining an instance moves all the
 instances of that condition to the end of the list (``conditions.add_condition``), so the three ticking groups
@@ -31,7 +32,10 @@ CORRODES = 6
 #: ``st.body`` columns (after :mod:`~sftactics.sim.kernel.bodies`' own): where corroding stands in the tick order
 #: (bit 1: after bleeding, bit 2: after burning), how many instances, then per instance dice, sides, flat, profile.
 CORR_ORDER, CORR_COUNT, CORR_BASE = 4, 5, 6
-CORR_COLUMNS = CORR_BASE + 4 * CORRODES
+#: then the acid taken from corroding this round and the consecutive saves attempted against it (CON-05)
+CORR_TAKEN = CORR_BASE + 4 * CORRODES
+CORR_SAVES = CORR_TAKEN + 1
+CORR_COLUMNS = CORR_SAVES + 1
 AFTER_BLEED, AFTER_BURN = 1, 2
 #: The ticking groups, as :func:`group_at` names them.
 G_BLEED, G_BURN, G_CORRODE = 0, 1, 2
@@ -91,3 +95,42 @@ def instance(st: Any, c: int, i: int) -> tuple[int, int, int, int]:
     """(dice, sides, flat, profile) of ``c``'s ``i``-th corroding instance."""
     base = CORR_BASE + 4 * i
     return int(st.body[c, base]), int(st.body[c, base + 1]), int(st.body[c, base + 2]), int(st.body[c, base + 3])
+
+
+@_jit
+def took(st: Any, c: int, amount: int) -> None:
+    """``c`` took ``amount`` acid from corroding this round (the save's DC)."""
+    st.body[c, CORR_TAKEN] += amount
+
+
+@_jit
+def new_round(st: Any, c: int) -> None:
+    st.body[c, CORR_TAKEN] = 0
+
+
+@_jit
+def save_dc(st: Any, c: int) -> int:
+    """``conditions.burning_save_dc`` of this round's corroding damage."""
+    return 10 + int(st.body[c, CORR_TAKEN])
+
+
+@_jit
+def save_bonus(st: Any, c: int) -> int:
+    """``conditions.burning_save_bonus``: +2 per previous consecutive attempt."""
+    return 2 * int(st.body[c, CORR_SAVES])
+
+
+@_jit
+def saved(st: Any, c: int, success: bool) -> None:
+    """The end-of-turn save's outcome: success ends every instance; a failure counts the attempt."""
+    if success:
+        st.body[c, CORR_COUNT] = 0
+        st.body[c, CORR_SAVES] = 0
+    else:
+        st.body[c, CORR_SAVES] += 1
+
+
+@_jit
+def no_save(st: Any, c: int) -> None:
+    """No corroding (or dead) at the end of its turn: the consecutive attempts start over."""
+    st.body[c, CORR_SAVES] = 0

@@ -1387,6 +1387,10 @@ def _end_turn(m: Any, st: Any, c: int) -> None:
             st.burn_saves[c] += 1
     else:
         st.burn_saves[c] = 0
+    if _corrode.count(st, c) > 0 and not st.dead[c]:  # corroding likewise, on its own count (corrode.py)
+        _corrode.saved(st, c, _save(m, st, c, 1, _corrode.save_bonus(st, c), _corrode.save_dc(st, c)))
+    else:
+        _corrode.no_save(st, c)
     st.acted[c] = True
     _check_end(m, st)
 
@@ -1420,7 +1424,9 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
             for i in range(_corrode.count(st, c)):
                 n, s, flat, prof = _corrode.instance(st, c, i)
                 raw = _roll_damage(st, n, s, flat, 1)
-                _damage(m, st, c, m.mit[c, prof, min(max(raw, 0), m.mit.shape[2] - 1)], -1, -1)
+                amount = m.mit[c, prof, min(max(raw, 0), m.mit.shape[2] - 1)]
+                _damage(m, st, c, amount, -1, -1)
+                _corrode.took(st, c, amount)
     _check_end(m, st)
 
 

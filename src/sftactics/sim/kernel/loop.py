@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.fight import (
     COLUMNS,
     CONCEDED,
@@ -62,6 +63,7 @@ def play(m: Any, st: Any, seed: int, max_rounds: int) -> None:
         _expire(m, st, -1, True)
         for c in range(m.n):
             st.burn_taken[c] = 0
+            _corrode.new_round(st, c)
         for i in range(m.n):
             c = st.order[i]
             if rnd == 0 and not m.aware[c]:
