@@ -7,6 +7,8 @@ engine when such a creature fights (:mod:`sftactics.sim.kernel.footprints` has t
   big creatures' ``zone`` and ``w_zone`` index; and the work arrays of the big movers' search.
 * :func:`big_refusals` (in ``model.unsupported``) and :func:`big_policy_refusals` (the runner's, which knows the
   policies): the parts a big creature brings that the kernel does not play yet, each with why.
+* ``fp_lit``: the light on the best-lit square of a space of each side at each anchor (``bigsight.light_table``);
+  lines of sight and effect between spaces are asked in the fight (:mod:`sftactics.sim.kernel.bigsight`).
 """
 
 from __future__ import annotations
@@ -21,9 +23,8 @@ from sftactics.encounter.state import Combatant, Encounter
 from sftactics.grid.map import GridMap
 from sftactics.grid.options import GridOptions
 from sftactics.grid.space import Size, footprint_side
+from sftactics.sim.kernel import bigsight, specials
 from sftactics.sim.kernel import footprints as fp
-from sftactics.sim.kernel import sight as sight_mod
-from sftactics.sim.kernel import specials
 
 __all__ = ["big_fields", "big_policy_refusals", "big_refusals", "has_big"]
 
@@ -44,9 +45,6 @@ def big_refusals(enc: Encounter) -> list[str]:
     if grid is None or not has_big(cs):
         return []
     out: list[str] = []
-    if sight_mod.has_walls(grid) or grid.light is not None:
-        out.append("walls or lighting with a creature bigger than a square (lines of sight between spaces, the "
-                   "light on a space: the engine's)")  # fmt: skip
     for c in cs:
         if _side(c) > 1 and c.position is not None:
             t = fp.big_tables(grid, Size(c.creature.stat.size))
@@ -140,4 +138,5 @@ def big_fields(
         "bw_k": np.zeros((2, nsq), dtype=np.int8),
         "bw_prov": np.zeros((2, nsq), dtype=np.bool_),
         "bw_crowd_side": np.ones(n, dtype=np.int32),
+        "fp_lit": bigsight.light_table(grid),
     }

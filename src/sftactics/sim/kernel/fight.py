@@ -68,6 +68,7 @@ from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
 from sftactics.sim.kernel import bigfight as _big
+from sftactics.sim.kernel import bigsight as _bigsight
 from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.blasts import (
     ON_NEGATES,
@@ -207,6 +208,9 @@ def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
     vision observes along a line of sight (in the dark as far as darkvision reaches); without it, a line of
     effect lets ordinary senses know the location at most, which a blindsense within reach or hearing a foe
     fighting (not down, the observer not deafened) gives at once, and which is otherwise kept if known."""
+    if m.big:  # between spaces (:mod:`sftactics.sim.kernel.bigsight`)
+        _bigsight.sight_pair(m, st, o, t)
+        return
     pa, pt = st.pos[o], st.pos[t]
     if line_of_sight(st.cover_cache, m.map_id, pa, pt) and (
         not m.dark[pt] or m.dv_ft[o] >= distance_ft(pa, pt, m.width)
@@ -225,6 +229,8 @@ def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
 @_jit
 def _geo_miss(m: Any, st: Any, a: int, t: int) -> int:
     """``attack_geometry``'s miss chance from the light on ``t``'s square against ``a`` (VIS-03, VIS-04)."""
+    if m.big:
+        return _bigsight.geo_miss(m, st, a, t)
     pt = st.pos[t]
     if m.dark[pt] and m.dark_miss[a]:
         return TOTAL_MISS
@@ -716,7 +722,8 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
             _critical(m, st, a, k, t)
     else:
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, -1)
-    if m.sight and m.w_melee_geom[a, k] and st.aw[t, a] < LOCATED and distance_ft(st.pos[a], st.pos[t], m.width) <= 5:
+    near = _big.pair_dist(m, st, a, t) if m.big else distance_ft(st.pos[a], st.pos[t], m.width)
+    if m.sight and m.w_melee_geom[a, k] and st.aw[t, a] < LOCATED and near <= 5:
         st.aw[t, a] = LOCATED  # attacked in melee from next to it: it knows where the attacker is (SEN-10)
 
 
