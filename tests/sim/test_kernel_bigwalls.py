@@ -21,7 +21,8 @@ from sftactics.grid.geometry import Footprint
 from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.map import Light, parse_map
 from sftactics.grid.space import Size, footprint_side
-from sftactics.sim.kernel import bigsight, geo
+from sftactics.grid.squeezing import squeezed_at
+from sftactics.sim.kernel import bigsight, bigsqueeze, geo
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from tests.sim.test_kernel import FIGHTS, _build, assert_same_fight, scripts
 from tests.sim.test_kernel_big import BEHEMOTH, OGRE
@@ -78,6 +79,20 @@ def gate() -> Encounter:
     )
 
 
+def _ogre_at(at: list[int]) -> Encounter:
+    enc = gate()
+    ogre = enc.combatants["Ogre"].model_copy(update={"position": (at[0], at[1])})
+    return enc.model_copy(update={"combatants": {**enc.combatants, "Ogre": ogre}})
+
+
+@cache
+def astride() -> Encounter:
+    """The gate with the ogre's space across the wall on the edge (x 12, rows 1..2): its full space does not fit
+    there, but no square of it is too tight, so it is not squeezing (``grid.squeezing.squeezed_at``: no
+    penalties) and walks off as the grid's search moves it."""
+    return _ogre_at([11, 1])
+
+
 @cache
 def den() -> Encounter:
     """A level-4 party in the dim west hall against a Huge behemoth half in the dark east hall: it hears them
@@ -98,6 +113,26 @@ def test_the_kernel_takes_big_creatures_among_walls_and_light() -> None:
     assert unsupported(gate()) == []
     assert unsupported(den()) == []
     assert compile_encounter(gate()).model.sight and compile_encounter(den()).model.sight
+
+
+@pytest.mark.rule("MOV-19")
+def test_a_big_creature_across_a_wall_on_an_edge_is_not_squeezed() -> None:
+    assert unsupported(astride()) == []
+    assert unsupported(_ogre_at([7, 4])) == ["Ogre: starts squeezed (MOV-19's penalties: the engine's)"]
+
+
+@pytest.mark.rule("MOV-19")
+def test_where_a_big_creature_squeezes_is_the_grids() -> None:
+    for text in (GATE, DEN):
+        grid = parse_map(text).map
+        table = bigsqueeze.squeeze_table(grid, {2, 3, 4, 6})
+        for size in (Size.LARGE, Size.HUGE, Size.GARGANTUAN, Size.COLOSSAL):
+            s = footprint_side(size)
+            for y in range(grid.height):
+                for x in range(grid.width):
+                    want = squeezed_at(grid, Footprint(x, y, s), size)
+                    assert table[s, y * grid.width + x] == want, (size, x, y)
+    assert bigsqueeze.PENALTY == 2
 
 
 @pytest.mark.rule("VIS-03", "VIS-04")
@@ -160,3 +195,10 @@ def test_same_dice_same_fight_large_ogre_behind_a_wall(values: list[int]) -> Non
 @given(values=scripts())
 def test_same_dice_same_fight_huge_behemoth_in_the_dark(values: list[int]) -> None:
     assert_same_fight(den(), values)
+
+
+@pytest.mark.rule("MOV-04", "MOV-19", "AOO-06")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_large_ogre_across_a_wall_on_an_edge(values: list[int]) -> None:
+    assert_same_fight(astride(), values)

@@ -20,10 +20,12 @@ import numpy as np
 from sftactics.encounter import space
 from sftactics.encounter import threat as enc_threat
 from sftactics.encounter.state import Combatant, Encounter
+from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import GridMap
 from sftactics.grid.options import GridOptions
 from sftactics.grid.space import Size, footprint_side
-from sftactics.sim.kernel import bigsight, specials
+from sftactics.grid.squeezing import squeezed_at
+from sftactics.sim.kernel import bigsight, bigsqueeze, specials
 from sftactics.sim.kernel import footprints as fp
 
 __all__ = ["big_fields", "big_policy_refusals", "big_refusals", "has_big"]
@@ -46,9 +48,11 @@ def big_refusals(enc: Encounter) -> list[str]:
         return []
     out: list[str] = []
     for c in cs:
+        # the engine's squeezing (``footing.squeezing``): a square of the space off the map or too tight; a space
+        # that only straddles a wall on an edge (or an impassable square) is not squeezed and has no penalties
         if _side(c) > 1 and c.position is not None:
-            t = fp.big_tables(grid, Size(c.creature.stat.size))
-            if not t.fits[0, c.position[1] * grid.width + c.position[0]]:
+            here = Footprint(c.position[0], c.position[1], _side(c))
+            if squeezed_at(grid, here, Size(c.creature.stat.size)):
                 out.append(f"{c.id}: starts squeezed (MOV-19's penalties: the engine's)")
     for c in cs:
         if _side(c) > 1 and any(specials.used(ab) for ab in c.creature.stat.specials):
@@ -139,4 +143,5 @@ def big_fields(
         "bw_prov": np.zeros((2, nsq), dtype=np.bool_),
         "bw_crowd_side": np.ones(n, dtype=np.int32),
         "fp_lit": bigsight.light_table(grid),
+        "fp_sqz": bigsqueeze.squeeze_table(grid, {int(s) for s in fside}),
     }

@@ -69,6 +69,7 @@ from numpy.typing import NDArray
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
 from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel import bigsight as _bigsight
+from sftactics.sim.kernel import bigsqueeze as _bigsqueeze
 from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.blasts import (
     ON_NEGATES,
@@ -504,6 +505,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
 def _save(m: Any, st: Any, c: int, which: int, extra: int, dc: int) -> bool:
     d = _die(st, 20)
     bonus = m.saves_down[c, which] if _down_now(st, c) else m.saves[c, which]
+    bonus -= _bigsqueeze.penalty(m, st, c) if m.big and which == 1 else 0  # squeezed: -2 Reflex (MOV-19)
     ok: bool = d + bonus + extra >= dc
     if d == 20:
         ok = True
@@ -687,6 +689,8 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
     if not ok:
         return
+    if m.big:  # a big creature standing squeezed: -2 AC and attack rolls (MOV-19)
+        bonus, ac = bonus - _bigsqueeze.penalty(m, st, a), ac - _bigsqueeze.penalty(m, st, t)
     if m.sight and st.aw[t, a] < OBSERVING and not _down_now(st, t) and not st.surprised[t]:
         ac -= 2  # the defender does not see the attacker: flat-footed against it (MOD-20, SEN-09)
     bonus += extra
@@ -1076,7 +1080,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     if _out(st, c):
         return
     roll = _die(st, 20)
-    total = roll + m.g_atk[c, k] + m.w_range[c, k, d]
+    total = roll + m.g_atk[c, k] + m.w_range[c, k, d] - (_bigsqueeze.penalty(m, st, c) if m.big else 0)
     hit = total >= m.intersection_ac
     if roll == 20:
         hit = True
