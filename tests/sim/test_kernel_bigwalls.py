@@ -8,6 +8,7 @@ a Huge behemoth in a dark hall it leaves through a doorway it squeezes through. 
 
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import cache
 
 import numpy as np
@@ -133,6 +134,23 @@ def test_where_a_big_creature_squeezes_is_the_grids() -> None:
                     want = squeezed_at(grid, Footprint(x, y, s), size)
                     assert table[s, y * grid.width + x] == want, (size, x, y)
     assert bigsqueeze.PENALTY == 2
+
+
+@pytest.mark.rule("MOV-19", "CON-14")
+def test_a_big_creature_standing_squeezed_has_the_penalties() -> None:
+    """Where the behemoth's 3 x 3 space would hold the wall (in the doorway, squeezed) its AC, attack rolls and
+    Reflex saves are 2 lower (``fight._one_attack``, ``fight._save``); in the open, not."""
+    enc = den()
+    m = compile_encounter(enc).model
+    grid = enc.grid
+    assert grid is not None
+    me = [c.id for c in enc.combatants.values()].index("Behemoth")
+    pos = np.array([c.position[1] * grid.width + c.position[0] for c in enc.combatants.values()], dtype=np.int64)
+    state = namedtuple("state", "pos")
+    assert bigsqueeze.penalty(m, state(pos), me) == 0
+    pos[me] = 3 * grid.width + 8  # the doorway (x 8, rows 3..4): a 2 x 2 squeezed space there
+    assert bigsqueeze.penalty(m, state(pos), me) == 2
+    assert bigsqueeze.penalty(m, state(pos), 0) == 0  # a one-square creature never squeezes here
 
 
 @pytest.mark.rule("VIS-03", "VIS-04")
