@@ -7,6 +7,8 @@ engine when such a creature fights (:mod:`sftactics.sim.kernel.footprints` has t
   big creatures' ``zone`` and ``w_zone`` index; and the work arrays of the big movers' search.
 * :func:`big_refusals` (in ``model.unsupported``) and :func:`big_policy_refusals` (the runner's, which knows the
   policies): the parts a big creature brings that the kernel does not play yet, each with why.
+* ``fp_lit``: the light on the best-lit square of a space of each side at each anchor (``bigsight.light_table``);
+  lines of sight and effect between spaces are asked in the fight (:mod:`sftactics.sim.kernel.bigsight`).
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ import numpy as np
 from sftactics.encounter import space
 from sftactics.encounter import threat as enc_threat
 from sftactics.encounter.state import Combatant, Encounter
+from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode
 from sftactics.grid.options import GridOptions
 from sftactics.grid.space import Size, footprint_side
-from sftactics.sim.kernel import bigmodes, specials
+from sftactics.grid.squeezing import squeezed_at
+from sftactics.sim.kernel import bigmodes, bigsight, bigsqueeze, specials
 from sftactics.sim.kernel import footprints as fp
-from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel.modes import HEADINGS
 
 __all__ = ["big_fields", "big_policy_refusals", "big_refusals", "has_big"]
@@ -46,13 +49,12 @@ def big_refusals(enc: Encounter) -> list[str]:
     if grid is None or not has_big(cs):
         return []
     out: list[str] = []
-    if sight_mod.has_walls(grid) or grid.light is not None:
-        out.append("walls or lighting with a creature bigger than a square (lines of sight between spaces, the "
-                   "light on a space: the engine's)")  # fmt: skip
     for c in cs:
+        # the engine's squeezing (``footing.squeezing``): a square of the space off the map or too tight; a space
+        # that only straddles a wall on an edge (or an impassable square) is not squeezed and has no penalties
         if _side(c) > 1 and c.position is not None:
-            t = bigmodes.big_mode_tables(grid, bigmodes.table_key(c))
-            if not t.fits[0, c.position[1] * grid.width + c.position[0]]:
+            here = Footprint(c.position[0], c.position[1], _side(c))
+            if squeezed_at(grid, here, Size(c.creature.stat.size)):
                 out.append(f"{c.id}: starts squeezed (MOV-19's penalties: the engine's)")
     if grid.width * grid.height > bigmodes.BIG_FLY_MAX_SQUARES and any(
         _side(c) > 1 and bigmodes.table_key(c)[1] is MoveMode.FLY for c in cs
@@ -151,4 +153,6 @@ def big_fields(
         "bw_k": np.zeros((2, nsq), dtype=np.int8),
         "bw_prov": np.zeros((2, nsq), dtype=np.bool_),
         "bw_crowd_side": np.ones(n, dtype=np.int32),
+        "fp_lit": bigsight.light_table(grid),
+        "fp_sqz": bigsqueeze.squeeze_table(grid, {int(s) for s in fside}),
     }

@@ -68,6 +68,8 @@ from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
 from sftactics.sim.kernel import bigfight as _big
+from sftactics.sim.kernel import bigsight as _bigsight
+from sftactics.sim.kernel import bigsqueeze as _bigsqueeze
 from sftactics.sim.kernel import corrode as _corrode
 from sftactics.sim.kernel.blasts import (
     ON_NEGATES,
@@ -207,6 +209,9 @@ def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
     vision observes along a line of sight (in the dark as far as darkvision reaches); without it, a line of
     effect lets ordinary senses know the location at most, which a blindsense within reach or hearing a foe
     fighting (not down, the observer not deafened) gives at once, and which is otherwise kept if known."""
+    if m.big:  # between spaces (:mod:`sftactics.sim.kernel.bigsight`)
+        _bigsight.sight_pair(m, st, o, t)
+        return
     pa, pt = st.pos[o], st.pos[t]
     if line_of_sight(st.cover_cache, m.map_id, pa, pt) and (
         not m.dark[pt] or m.dv_ft[o] >= distance_ft(pa, pt, m.width)
@@ -225,6 +230,8 @@ def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
 @_jit
 def _geo_miss(m: Any, st: Any, a: int, t: int) -> int:
     """``attack_geometry``'s miss chance from the light on ``t``'s square against ``a`` (VIS-03, VIS-04)."""
+    if m.big:
+        return _bigsight.geo_miss(m, st, a, t)
     pt = st.pos[t]
     if m.dark[pt] and m.dark_miss[a]:
         return TOTAL_MISS
@@ -498,6 +505,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
 def _save(m: Any, st: Any, c: int, which: int, extra: int, dc: int) -> bool:
     d = _die(st, 20)
     bonus = m.saves_down[c, which] if _down_now(st, c) else m.saves[c, which]
+    bonus -= _bigsqueeze.penalty(m, st, c) if m.big and which == 1 else 0  # squeezed: -2 Reflex (MOV-19)
     ok: bool = d + bonus + extra >= dc
     if d == 20:
         ok = True
@@ -681,6 +689,8 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
     if not ok:
         return
+    if m.big:  # a big creature standing squeezed: -2 AC and attack rolls (MOV-19)
+        bonus, ac = bonus - _bigsqueeze.penalty(m, st, a), ac - _bigsqueeze.penalty(m, st, t)
     if m.sight and st.aw[t, a] < OBSERVING and not _down_now(st, t) and not st.surprised[t]:
         ac -= 2  # the defender does not see the attacker: flat-footed against it (MOD-20, SEN-09)
     bonus += extra
@@ -716,7 +726,8 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
             _critical(m, st, a, k, t)
     else:
         _log(st.log, st.nlog, 4, st.sc[ROUND], a, t, k, d, total - ac, -1)
-    if m.sight and m.w_melee_geom[a, k] and st.aw[t, a] < LOCATED and distance_ft(st.pos[a], st.pos[t], m.width) <= 5:
+    near = _big.pair_dist(m, st, a, t) if m.big else distance_ft(st.pos[a], st.pos[t], m.width)
+    if m.sight and m.w_melee_geom[a, k] and st.aw[t, a] < LOCATED and near <= 5:
         st.aw[t, a] = LOCATED  # attacked in melee from next to it: it knows where the attacker is (SEN-10)
 
 
@@ -1069,7 +1080,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     if _out(st, c):
         return
     roll = _die(st, 20)
-    total = roll + m.g_atk[c, k] + m.w_range[c, k, d]
+    total = roll + m.g_atk[c, k] + m.w_range[c, k, d] - (_bigsqueeze.penalty(m, st, c) if m.big else 0)
     hit = total >= m.intersection_ac
     if roll == 20:
         hit = True

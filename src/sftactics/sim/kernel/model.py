@@ -252,6 +252,8 @@ class Model(NamedTuple):
     bw_k: NDArray[np.int8] = np.zeros((2, 1), dtype=np.int8)
     bw_prov: B = np.zeros((2, 1), dtype=np.bool_)
     bw_crowd_side: I32 = np.ones(1, dtype=np.int32)  # [N] the sides of the creatures in ``st.crowd``
+    fp_lit: NDArray[np.int8] = np.full((7, 1), 2, dtype=np.int8)  # [side, S] light on a space's best-lit square
+    fp_sqz: B = np.zeros((7, 1), dtype=np.bool_)  # [side, S] a creature of that side standing there squeezes
 
 
 @dataclass(frozen=True)

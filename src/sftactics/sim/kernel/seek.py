@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from sftactics.encounter.seek import NEAR_FT
+from sftactics.sim.kernel.bigsight import seek_field
 from sftactics.sim.kernel.fight import (
     FRESH,
     _check_end,
@@ -28,7 +29,7 @@ from sftactics.sim.kernel.fight import (
     _side_knows,
     _unmark,
 )
-from sftactics.sim.kernel.geo import distance_ft
+from sftactics.sim.kernel.footprints import fp_distance_ft
 from sftactics.sim.kernel.modes import search_for
 from sftactics.sim.search import LATTICE
 
@@ -75,7 +76,7 @@ def _row(m: Any, st: Any, side: int) -> int:
 def _near(m: Any, st: Any, side: int, sq: int) -> bool:
     """An able member of ``side`` stands within ``NEAR_FT`` of square ``sq``."""
     for a in range(m.n):
-        if m.side[a] == side and not _out(st, a) and distance_ft(st.pos[a], sq, m.width) <= NEAR_FT:
+        if m.side[a] == side and not _out(st, a) and fp_distance_ft(st.pos[a], m.fside[a], sq, 1, m.width) <= NEAR_FT:
             return True
     return False
 
@@ -107,7 +108,10 @@ def note(m: Any, st: Any, side: int) -> int:
 @_jit
 def _field(m: Any, st: Any, start: int, out: Any, me: int) -> None:
     """``encounter.seek.distance_field``: the cheapest path's cost for ``me``'s mover from ``start`` to every
-    square (creatures ignored) into ``out`` (-1 where none)."""
+    square (creatures ignored) into ``out`` (-1 where none); a big mover's, every anchor of its space."""
+    if m.fside[me] > 1:
+        seek_field(m, start, FAR_FT, out, me)
+        return
     search_for(m, me, start, 0, FAR_FT, st.passable, st.stoppable, st.extra_k, st.noprov, -1, st.sk_dist,
                st.sk_parent, st.sk_heap, out, st.sk_prov, st.sk_state)  # fmt: skip
 
@@ -184,7 +188,7 @@ def seek_step(m: Any, st: Any, me: int) -> bool:
     w = m.width
     nthreat = _prepare_move(m, st, me)
     here = st.pos[me]
-    r = m.speed[me] // 5
+    r = m.speed[me] // 5 if m.fside[me] == 1 else w + m.height  # (a big mover's squeeze shifts: every anchor)
     cx, cy = here % w, here // w
     best, bg, bc = -1, 0, 0
     for qx in range(max(0, cx - r), min(w, cx + r + 1)):
