@@ -30,13 +30,9 @@ STILL_REFUSED: dict[str, list[str]] = {
     ],
     "melee-brawl": ["Barathu: a large flier (the kernel's search for a space of several squares is a walker's)"],
 }
-#: What the kernel leaves to the engine with the tactical policy only (a creature bigger than a square: the
-#: kernel plays it with the simple policy), before the refusals above.
-_BIG_TACTICAL = "side {}: the tactical policy with a creature bigger than a square (the engine's for now)"
-TACTICAL_REFUSED: dict[str, list[str]] = {
-    name: [_BIG_TACTICAL.format(side) for side in sides]
-    for name, sides in (("gargantuan-predator", ("monster", "party")), ("melee-brawl", ("crew", "party")))
-}
+#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: nothing (it
+#: plays the tactical policy with creatures bigger than a square too, ``kernel.bigtactics``).
+TACTICAL_REFUSED: dict[str, list[str]] = {}
 
 
 def _grid_1e(path: Path) -> Encounter | None:

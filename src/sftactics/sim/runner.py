@@ -94,12 +94,10 @@ class SimJob:
 
     def kernel_refusals(self) -> list[str]:
         """Why the compiled kernel cannot play this job (empty: it can)."""
-        from sftactics.sim.kernel.bigmodel import big_policy_refusals
         from sftactics.sim.kernel.model import unsupported
 
         out = [f"side {side}: the {name} policy (the kernel plays the simple and tactical policies)"
                for side, name in self.policy_map().items() if name not in ("simple", "tactical")]  # fmt: skip
-        out += big_policy_refusals(self.encounter, self.policy_map(), dict(self.morale_map()))
         return out + unsupported(self.encounter)  # every morale is the kernel's too (kernel.abilities)
 
     def compiled(self) -> bool:
