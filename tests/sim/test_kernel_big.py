@@ -138,6 +138,31 @@ def test_the_kernel_takes_the_tactical_policy_and_every_morale_with_big_creature
             assert job.compiled()
 
 
+def test_the_tactical_policy_leaves_big_fliers_squeezed_starts_and_walls_to_the_engine() -> None:
+    """What ``kernel.bigtactics`` is not held to the engine on yet: a big creature that moves by another speed
+    than land, one that starts squeezed, a map with walls or light."""
+    flier = {**OGRE, "name": "Test Flier", "speed": {"fly": 40}}
+    room = "########\n#......#\n#......#\n#......#\n#......#\n########\n"
+    enc = _build("flier", room, [
+        {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [1, 1]},
+        {"id": "Flier", "side": "brutes", "statblock": flier, "at": [4, 2]},
+    ])  # fmt: skip
+    refusals = SimJob(enc, {"*": "tactical"}).kernel_refusals()
+    assert refusals[0] == ("Flier: the tactical policy with a creature bigger than a square that moves by its fly "
+                           "speed (kernel.bigtactics moves it as a walker)")  # fmt: skip
+    walls = "########\n#......#\n#..#...#\n#..#...#\n#......#\n########\n"
+    enc = _build("walls", walls, [
+        {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [1, 1]},
+        {"id": "Ogre", "side": "brutes", "statblock": OGRE, "at": [4, 2]},
+    ])  # fmt: skip
+    assert (
+        SimJob(enc, {"*": "tactical"})
+        .kernel_refusals()[0]
+        .startswith("the tactical policy with a creature bigger than a square on a map with walls or light")
+    )
+    assert not any("tactical" in w for w in SimJob(enc, {"*": "simple"}).kernel_refusals())
+
+
 @pytest.mark.rule("MOV-04", "MOV-19", "AOO-02", "AOO-04", "AOO-06", "MOD-11", "MOD-17", "ATK-14", "CON-33")
 @FIGHTS
 @given(values=scripts())

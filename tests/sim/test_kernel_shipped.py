@@ -30,9 +30,14 @@ STILL_REFUSED: dict[str, list[str]] = {
     ],
     "melee-brawl": ["Barathu: a large flier (the kernel's search for a space of several squares is a walker's)"],
 }
-#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: nothing (it
-#: plays the tactical policy with creatures bigger than a square too, ``kernel.bigtactics``).
-TACTICAL_REFUSED: dict[str, list[str]] = {}
+#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: a big creature
+#: that does not walk (``kernel.bigtactics`` plays big walkers with the tactical policy).
+TACTICAL_REFUSED: dict[str, list[str]] = {
+    "melee-brawl": [
+        "Barathu: the tactical policy with a creature bigger than a square that moves by its fly speed "
+        "(kernel.bigtactics moves it as a walker)"
+    ],
+}
 
 
 def _grid_1e(path: Path) -> Encounter | None:
