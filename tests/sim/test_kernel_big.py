@@ -2,7 +2,9 @@
 
 Same dice, same fight: rooms with a Large creature (10-ft reach, tall), a Huge one (10-ft reach, long) and the
 Gargantuan predator against a party, with cover objects, low walls and gaps a big creature squeezes through, the
-simple policy on both sides (the tactical policy with a big creature is still the engine's: a test says so).
+simple policy on both sides; then the same rooms with the tactical policy on both sides (a big creature choosing
+its squares, grenades, charges and withdrawals, and one-square creatures choosing against a big foe), and with a
+cautious side that retreats.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from sftactics.sim.choices import without_riders_and_marks
 from sftactics.sim.kernel.model import unsupported
 from sftactics.sim.runner import SimJob
 from tests.sim.test_kernel import FIGHTS, SCENARIOS, _build, assert_same_fight, scenario, scripts
+from tests.sim.test_kernel_specials import assert_same
 
 # A Large biped with a 10-ft reach (tall, Table 8-1) whose club staggers on a critical hit.
 OGRE: dict[str, Any] = {
@@ -127,15 +130,37 @@ def test_the_kernel_takes_big_creatures() -> None:
         assert unsupported(enc) == []
 
 
-def test_the_tactical_policy_with_a_big_creature_stays_with_the_engine() -> None:
-    job = SimJob(ogre_room(), {"*": "tactical"}, engine="compiled")
-    with pytest.raises(ValueError, match="tactical policy with a creature bigger than a square"):
-        job.compiled()
-    assert SimJob(ogre_room(), {"*": "simple"}, engine="compiled").compiled()
-    cautious = SimJob(ogre_room(), {"*": "simple"}, engine="compiled", morale={"party": "cautious"})
-    assert cautious.kernel_refusals() == [
-        "side party: cautious morale with a creature bigger than a square (its retreat: the engine's for now)"
-    ]
+def test_the_kernel_takes_the_tactical_policy_and_every_morale_with_big_creatures() -> None:
+    for policy in ("simple", "tactical"):
+        for morale in ("by-the-book", "cautious", "fight-to-the-death"):
+            job = SimJob(ogre_room(), {"*": policy}, engine="compiled", morale={"*": morale})
+            assert job.kernel_refusals() == []
+            assert job.compiled()
+
+
+def test_the_tactical_policy_leaves_big_fliers_squeezed_starts_and_walls_to_the_engine() -> None:
+    """What ``kernel.bigtactics`` is not held to the engine on yet: a big creature that moves by another speed
+    than land, one that starts squeezed, a map with walls or light."""
+    flier = {**OGRE, "name": "Test Flier", "speed": {"fly": 40}}
+    room = "########\n#......#\n#......#\n#......#\n#......#\n########\n"
+    enc = _build("flier", room, [
+        {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [1, 1]},
+        {"id": "Flier", "side": "brutes", "statblock": flier, "at": [4, 2]},
+    ])  # fmt: skip
+    refusals = SimJob(enc, {"*": "tactical"}).kernel_refusals()
+    assert refusals[0] == ("Flier: the tactical policy with a creature bigger than a square that moves by its fly "
+                           "speed (kernel.bigtactics moves it as a walker)")  # fmt: skip
+    walls = "########\n#......#\n#..#...#\n#..#...#\n#......#\n########\n"
+    enc = _build("walls", walls, [
+        {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [1, 1]},
+        {"id": "Ogre", "side": "brutes", "statblock": OGRE, "at": [4, 2]},
+    ])  # fmt: skip
+    assert (
+        SimJob(enc, {"*": "tactical"})
+        .kernel_refusals()[0]
+        .startswith("the tactical policy with a creature bigger than a square on a map with walls or light")
+    )
+    assert not any("tactical" in w for w in SimJob(enc, {"*": "simple"}).kernel_refusals())
 
 
 @pytest.mark.rule("MOV-04", "MOV-19", "AOO-02", "AOO-04", "AOO-06", "MOD-11", "MOD-17", "ATK-14", "CON-33")
@@ -166,3 +191,44 @@ def test_same_dice_same_fight_gargantuan_predator_with_spells(values: list[int])
     """The mystic heals (moving next to a patient past the predator) and blasts (bursts at the corners of every
     square of the predator's space)."""
     assert_same_fight(predator_with_spells(), values)
+
+
+# ---------------------------------------------------------------- the tactical policy (kernel.bigtactics)
+@pytest.mark.rule("MOV-04", "MOV-19", "AOO-02", "AOO-04", "AOO-06", "MOD-17", "ACT-50", "ACT-55", "ACT-33")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_large_ogre(values: list[int]) -> None:
+    assert_same(ogre_room(), values, "tactical")
+
+
+@pytest.mark.rule("MOV-04", "MOV-19", "AOO-02", "AOO-06", "ATK-12", "EFF-02", "ACT-50")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_huge_behemoth(values: list[int]) -> None:
+    assert_same(behemoth_room(), values, "tactical")
+
+
+@pytest.mark.rule("MOV-04", "MOV-17", "AOO-02", "AOO-06", "MOD-07", "INJ-09", "ACT-50")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_gargantuan_predator(values: list[int]) -> None:
+    assert_same(scenario("gargantuan-predator"), values, "tactical")
+
+
+@pytest.mark.rule("MOV-04", "EFF-02", "EFF-12", "MOD-08", "INJ-10", "AOO-06", "AOO-11")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_gargantuan_predator_with_spells(values: list[int]) -> None:
+    """The mystic's spells valued against a foe of 4x4 squares (its distance and every square of its space in
+    a burst)."""
+    assert_same(predator_with_spells(), values, "tactical")
+
+
+@pytest.mark.rule("CF-02", "ACT-55", "MOV-04")
+@FIGHTS
+@given(values=scripts())
+def test_cautious_same_dice_same_fight_with_big_creatures(values: list[int]) -> None:
+    """A cautious side retreats (the tactical withdrawal, and the simple policy's) from a big foe, and a big
+    creature retreats from its foes."""
+    assert_same(ogre_room(), values, "tactical", "cautious")
+    assert_same(behemoth_room(), values, "simple", "cautious")

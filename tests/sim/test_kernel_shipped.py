@@ -29,12 +29,13 @@ STILL_REFUSED: dict[str, list[str]] = {
         "Nyx: starts with conditions (grappled)",
     ],
 }
-#: What the kernel leaves to the engine with the tactical policy only (a creature bigger than a square: the
-#: kernel plays it with the simple policy), before the refusals above.
-_BIG_TACTICAL = "side {}: the tactical policy with a creature bigger than a square (the engine's for now)"
+#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: a big creature
+#: that does not walk (``kernel.bigtactics`` plays big walkers with the tactical policy).
 TACTICAL_REFUSED: dict[str, list[str]] = {
-    name: [_BIG_TACTICAL.format(side) for side in sides]
-    for name, sides in (("gargantuan-predator", ("monster", "party")), ("melee-brawl", ("crew", "party")))
+    "melee-brawl": [
+        "Barathu: the tactical policy with a creature bigger than a square that moves by its fly speed "
+        "(kernel.bigtactics moves it as a walker)"
+    ],
 }
 
 

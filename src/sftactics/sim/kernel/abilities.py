@@ -65,7 +65,7 @@ from sftactics.sim.kernel.fight import (
     _track,
 )
 from sftactics.sim.kernel.footprints import fp_distance_ft
-from sftactics.sim.kernel.geo import distance_ft, distance_to_point_ft
+from sftactics.sim.kernel.geo import distance_to_point_ft
 from sftactics.sim.kernel.specials import ON_NEGATES, S_BURST, S_CONE, S_SPREAD, T_ALLIES, T_ALLY, T_AREA, T_FOE
 from sftactics.sim.kernel.tactics import (
     C_NONE,
@@ -620,7 +620,9 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
             within = max(ab.rng[me, j], 5)
             for i in range(st.t_n[0]):
                 f = st.t_foes[i]
-                if distance_ft(here, st.pos[f], m.width) > within or not _loe(m, st, here, st.pos[f]):
+                if fp_distance_ft(here, m.fside[me], st.pos[f], m.fside[f], m.width) > within or not _loe(
+                    m, st, here, st.pos[f]
+                ):
                     continue
                 v = scale * _effect_value(m, st, me, j, f) - cost
                 _keep(st, v - stay_cost, 1, C_ABILITY, f, j, C_NONE, 0, 0, L_OTHER, both, f)
@@ -636,7 +638,7 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
                 continue
             total = 0.0
             for e in range(m.n):
-                if m.side[e] != m.side[me] and not _out(st, e) and _inside(squares, st.pos[e]):
+                if m.side[e] != m.side[me] and not _out(st, e) and _inside_fp(m, st, squares, e):
                     total += _effect_value(m, st, me, j, e)
             v = scale * total - cost
             if not found or v > bv:

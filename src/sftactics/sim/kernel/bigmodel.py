@@ -5,8 +5,10 @@ engine when such a creature fights (:mod:`sftactics.sim.kernel.footprints` has t
   of the full and the squeezed space (``footprints.big_tables``); per (side, reach) the squares a creature of that
   side threatens from each anchor (``footprints.fp_threat_table``, the engine's ``threat.weapon_zone``), which the
   big creatures' ``zone`` and ``w_zone`` index; and the work arrays of the big movers' search.
-* :func:`big_refusals` (in ``model.unsupported``) and :func:`big_policy_refusals` (the runner's, which knows the
-  policies): the parts a big creature brings that the kernel does not play yet, each with why.
+* :func:`big_refusals` (in ``model.unsupported``): the parts a big creature brings that the kernel does not play
+  yet, each with why. Both policies and every morale play with big creatures (``kernel.bigtactics`` is the
+  tactical policy's geometry between spaces; the runner leaves the tactical policy with big fliers, squeezed
+  starts and walls or light to the engine, ``runner._big_tactical_refusals``).
 * ``fp_lit``: the light on the best-lit square of a space of each side at each anchor (``bigsight.light_table``);
   lines of sight and effect between spaces are asked in the fight (:mod:`sftactics.sim.kernel.bigsight`).
 """
@@ -30,7 +32,7 @@ from sftactics.sim.kernel import bigmodes, bigsight, bigsqueeze, specials
 from sftactics.sim.kernel import footprints as fp
 from sftactics.sim.kernel.modes import HEADINGS
 
-__all__ = ["big_fields", "big_policy_refusals", "big_refusals", "has_big"]
+__all__ = ["big_fields", "big_refusals", "has_big"]
 
 
 def _side(c: Combatant) -> int:
@@ -65,19 +67,6 @@ def big_refusals(enc: Encounter) -> list[str]:
         if _side(c) > 1 and any(specials.used(ab) for ab in c.creature.stat.specials):
             out.append(f"{c.id}: special abilities or spells of a creature bigger than a square (cones, lines and "
                        "touches from a space: the engine's)")  # fmt: skip
-    return out
-
-
-def big_policy_refusals(enc: Encounter, policies: dict[str, str], morale: dict[str, str] | None = None) -> list[str]:
-    """The tactical policy in a fight with a creature of two squares or more (its squares, risks and charges are
-    weighed for one-square creatures in the kernel), and a cautious side's retreat (the tactical kernel's
-    withdrawal): the engine's for now."""
-    if not has_big(enc.combatants.values()):
-        return []
-    out = [f"side {side}: the tactical policy with a creature bigger than a square (the engine's for now)"
-           for side, name in sorted(policies.items()) if name == "tactical"]  # fmt: skip
-    out += [f"side {side}: cautious morale with a creature bigger than a square (its retreat: the engine's for now)"
-            for side, name in sorted((morale or {}).items()) if name == "cautious"]  # fmt: skip
     return out
 
 

@@ -77,7 +77,6 @@ from sftactics.sim.kernel.geo import (
     _heap_push,
     distance_ft,
     distance_to_point_ft,
-    flank_line,
     step_cost,
     threatens,
 )
@@ -125,6 +124,7 @@ def _begin(m: Any, st: Any, c: int) -> None:
     st.t_n[2] = nz
     st.t_n[3] = -1  # the actions of the unmarked search in buffers B (-1: none)
     st.t_n[4] = 0  # the marked search (buffers A) is done
+    st.t_n[6] = c  # the actor (the size of its space, bigtactics)
 
 
 @_jit
@@ -149,6 +149,8 @@ def _reach(m: Any, st: Any, c: int, actions: int) -> None:
     first move's search into buffers B, the second's, from every square where the first may stop, into
     buffers C (``GridOptions.double_move`` "separate", the diagonal count carried over). Read with
     :func:`_rcost`."""
+    if m.fside[c] > 1:
+        return _bt.reach_big(m, st, c, actions)
     if st.t_n[3] < 1:
         _occupancy(m, st, c)
         search_for(m, c, st.pos[c], st.sc[DIAG] & 1, m.speed[c], st.passable, st.stoppable, st.extra_k,
@@ -244,6 +246,8 @@ def _second_move(m: Any, st: Any, c: int) -> None:
 def _rcost(m: Any, st: Any, c: int, q: int, actions: int) -> tuple[int, int]:
     """(feet, move actions) to reach ``q`` and stop there (``ReachMap.cost`` and ``actions``; 0 actions for
     the start), or (-1, -1); after :func:`_reach` with at least ``actions``."""
+    if m.fside[c] > 1:
+        return _bt.rcost_big(m, st, c, q, actions)
     w = m.width
     r1 = m.speed[c] // 5 + 1
     dx = abs(q % w - st.pos[c] % w)
@@ -422,7 +426,7 @@ def _threatened_count(m: Any, st: Any, sq: int) -> int:
     n = 0
     for i in range(st.t_n[2]):
         e = st.t_zones[i]
-        if _big.threat_space(m, st, e, m.zone[e], sq, 1) if m.big else _in_zone(m, m.zone[e], st.pos[e], sq):
+        if _bt.threat_at(m, st, e, sq, st.t_n[6]):
             n += 1
     return n
 
@@ -446,7 +450,7 @@ def _aoo_here(m: Any, st: Any, me: int, sq: int) -> float:
     total = 0.0
     for i in range(st.t_n[2]):
         e = st.t_zones[i]
-        if _in_zone(m, m.zone[e], st.pos[e], sq):
+        if _bt.threat_at(m, st, e, sq, me):
             total += _aoo_one(m, st, e, me)
     return float(total * _hp_value(m, st, me) * m.tw[RISK])
 
@@ -458,6 +462,8 @@ def _provokers(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
     melee weapon). With no path, every foe that could react counts."""
     if st.t_n[2] == 0:
         return 0, 0.0
+    if m.fside[me] > 1:
+        return _bt.provokers_big(m, st, me, sq)
     _search_a(m, st, me)
     n = 0
     total = 0.0
@@ -486,6 +492,8 @@ def _aoo_path(m: Any, st: Any, me: int, sq: int) -> float:
 
 @_jit
 def _nearest_foe_ft(m: Any, st: Any, sq: int, default: int) -> int:
+    if m.big:
+        return _bt.nearest_foe_ft(m, st, st.t_n[6], sq, default)
     d = default
     first = True
     for i in range(st.t_n[0]):
@@ -502,7 +510,6 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
     row = 0 if exact else 1
     if st.rk_stamp[row, sq] == st.sc[TSTAMP]:
         return float(st.rk[row, sq])
-    w = m.width
     here = st.pos[me]
     st.pos[me] = sq
     n_side = 1 + st.t_n[1]
@@ -510,7 +517,7 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
     for i in range(st.t_n[0]):
         e = st.t_foes[i]
         efp = st.pos[e]
-        dist = distance_ft(efp, sq, w)
+        dist = _bt.dist_at(m, st, me, sq, e)
         best = 0.0
         weight = 1.0 / n_side
         for k in range(m.w_ok.shape[1]):  # melee weapons (not thrown)
@@ -528,7 +535,7 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
             if mean > best:
                 nearer = False
                 for f in range(st.t_n[1]):
-                    if distance_ft(efp, st.pos[st.t_friends[f]], w) < dist:
+                    if _bt.dist_pair(m, st, e, st.t_friends[f]) < dist:
                         nearer = True
                 best = mean
                 weight = m.tw[MELEE_FOCUS] if nearer else 1.0
@@ -591,10 +598,9 @@ def _loaded(m: Any, st: Any, c: int, k: int, shots: int) -> bool:
 
 @_jit
 def _in_reach_or_range(m: Any, st: Any, me: int, sq: int, t: int, k: int) -> bool:
-    pt = st.pos[t]
     if m.w_melee_geom[me, k]:
-        return threatens(sq, pt, m.width, m.w_reach[me, k], True)
-    d5 = distance_ft(sq, pt, m.width) // 5
+        return _bt.reaches_at(m, st, me, sq, t, m.w_reach[me, k])
+    d5 = _bt.dist_at(m, st, me, sq, t) // 5
     return bool(d5 < m.w_range.shape[2] and m.w_range[me, k, d5] > -10_000)
 
 
@@ -623,7 +629,6 @@ def _values(
 def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) -> int:
     """``_Turn.attacks_from``: the attacks the actor can make from ``sq`` into the option buffers (``o_*``);
     their count."""
-    w = m.width
     here = st.pos[me]
     st.pos[me] = sq
     nr = 0
@@ -638,14 +643,13 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
             if m.w_melee_geom[me, k]:
                 flank = False
                 for f in range(st.t_n[1]):
-                    q = st.pos[st.t_friends[f]]
-                    if distance_ft(q, pt, w) <= 5 and flank_line(sq, q, pt, w):
+                    if _bt.flanks_at(m, st, me, sq, st.t_friends[f], t):
                         flank = True
                         break
                 bonus = _atk(m, st, me, k, t) + (m.flank_bonus if flank else 0)
                 ac = _ac(m, st, me, k, t)
             else:
-                bonus = _atk(m, st, me, k, t) + m.w_range[me, k, distance_ft(sq, pt, w) // 5]
+                bonus = _atk(m, st, me, k, t) + m.w_range[me, k, _bt.dist_at(m, st, me, sq, t) // 5]
                 ac = _ac(m, st, me, k, t) + (m.cover_ac[COVER] if _covered_from(m, pt, sq) else 0)
             n = _values(m, st, me, t, k, bonus, ac, full, 0)
             if n == 0:
@@ -745,6 +749,8 @@ def _rider_value(m: Any, st: Any, me: int, k: int, e: int, p: float) -> float:
 @_jit
 def _grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, int]:
     """``_Turn.grenade_from``: (found, value, weapon, point) of the best throw from ``sq``."""
+    if m.big:
+        return _bt.grenade_from(m, st, me, sq)
     w = m.width
     found = False
     best_v, best_k, best_p = 0.0, -1, -1
@@ -805,15 +811,13 @@ def _grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, 
 # ---------------------------------------------------------------- candidate squares
 @_jit
 def _flank_hint(m: Any, st: Any, sq: int) -> int:
-    w = m.width
     n = 0
     for i in range(st.t_n[0]):
-        t = st.pos[st.t_foes[i]]
-        if distance_ft(sq, t, w) > 5:
+        t = st.t_foes[i]
+        if _bt.dist_at(m, st, st.t_n[6], sq, t) > 5:
             continue
         for f in range(st.t_n[1]):
-            q = st.pos[st.t_friends[f]]
-            if distance_ft(q, t, w) <= 5 and flank_line(sq, q, t, w):
+            if _bt.flanks_at(m, st, st.t_n[6], sq, st.t_friends[f], t):
                 n += 1
                 break
     return n
@@ -826,6 +830,8 @@ def _zoned(m: Any, st: Any, sq: int) -> bool:
 
 @_jit
 def _box(m: Any, st: Any, c: int, budget: int) -> tuple[int, int, int, int]:
+    if m.fside[c] > 1:  # its squeeze shifts move its anchor further than its steps: every anchor
+        return 0, m.width, 0, m.height
     r = budget // 5 + 1
     w = m.width
     cx, cy = st.pos[c] % w, st.pos[c] // w
@@ -933,6 +939,8 @@ def _candidates(m: Any, st: Any, me: int) -> int:
 @_jit
 def _guarded_steps(m: Any, st: Any, me: int, out_from: int) -> int:
     """Squares a guarded step reaches, in (x, y) order, into ``st.cand[out_from:]``; the new end."""
+    if m.fside[me] > 1:
+        return _bt.guarded_steps_big(m, st, me, out_from)
     w = m.width
     here = st.pos[me]
     n = out_from
@@ -969,7 +977,7 @@ def _shortlist_keys(m: Any, st: Any, me: int, sq: int, cost: int, row: int) -> N
         e = st.t_foes[i]
         for k in range(m.w_ok.shape[1]):
             melee = m.w_ok[e, k] and m.w_attack[e, k] and m.w_melee_geom[e, k]
-            if melee and distance_ft(st.pos[e], sq, w) <= m.w_reach[e, k] + 30:
+            if melee and _bt.dist_at(m, st, me, sq, e) <= m.w_reach[e, k] + 30:
                 reached += 1
     st.keys[row, 0] = (1 if _zoned(m, st, sq) else 0) + reached
     st.keys[row, 1] = -_cover_hint(m, st, sq)
@@ -1168,7 +1176,7 @@ def _first_aid(m: Any, st: Any, me: int) -> bool:
             continue
         if st.rp[a] >= m.stab_cost[a]:
             continue
-        if distance_ft(st.pos[me], st.pos[a], w) <= 5:
+        if _bt.dist_pair(m, st, me, a) <= 5:
             _done(m, st)
             _aid(m, st, me, a)
             return True
@@ -1182,7 +1190,7 @@ def _first_aid(m: Any, st: Any, me: int) -> bool:
             for qy in range(y0, y1):
                 q = qy * w + qx
                 cost = st.best_cost[q]
-                if cost <= 0 or cost > speed or distance_ft(q, st.pos[a], w) > 5:
+                if cost <= 0 or cost > speed or _bt.dist_at(m, st, me, q, a) > 5:
                     continue
                 st.keys[n, 0] = cost
                 st.keys[n, 1] = qx
@@ -1363,7 +1371,7 @@ def _approach(m: Any, st: Any, me: int, can_full: bool, can_move: bool, no_charg
     bw = 0.0
     for i in range(nf):
         t = st.t_foes[i]
-        d = distance_ft(here, st.pos[t], w)
+        d = _bt.dist_pair(m, st, me, t)
         v = _threat(m, st, me, t) / _pool(st, t) / (1 + d / 30)
         if target < 0 or (v, float(m.rank[t])) > (bw, float(m.rank[target])):
             target, bw = t, v
@@ -1386,7 +1394,6 @@ def _approach(m: Any, st: Any, me: int, can_full: bool, can_move: bool, no_charg
     actions = 2 if can_full else 1
     _reach(m, st, me, actions)
     want = m.w_reach[me, primary] if melee else max(m.w_range_ft[me, primary], 5)
-    pt = st.pos[target]
     x0, x1, y0, y1 = _box(m, st, me, budget)
     best = -1
     b0, b1, b2, b3, b4, b5 = 0, 0, 0, 0, 0, 0
@@ -1396,14 +1403,14 @@ def _approach(m: Any, st: Any, me: int, can_full: bool, can_move: bool, no_charg
             cost, acts = _rcost(m, st, me, q, actions)
             if cost < 0 or q == here:
                 continue
-            k0 = max(0, distance_ft(q, pt, w) - want)
+            k0 = max(0, _bt.dist_at(m, st, me, q, target) - want)
             k1 = 0 if melee else -_cover_hint(m, st, q)
             cand = (int(k0), int(k1), int(acts), int(cost), int(qx), int(qy))
             if best < 0 or cand < (b0, b1, b2, b3, b4, b5):
                 best, b0, b1, b2, b3, b4, b5 = q, cand[0], cand[1], cand[2], cand[3], cand[4], cand[5]
     if best < 0:
         return
-    h0 = max(0, distance_ft(here, pt, w) - want)
+    h0 = max(0, _bt.dist_at(m, st, me, here, target) - want)
     h1 = 0 if melee else -_cover_hint(m, st, here)
     if (b0, b1) >= (int(h0), int(h1)):
         return
@@ -1416,6 +1423,8 @@ def _approach(m: Any, st: Any, me: int, can_full: bool, can_move: bool, no_charg
 def _midpoint(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
     """``_Turn._midpoint``: where the first move of a double move to ``goal`` ends, the last square of its path
     within one move's feet that one move reaches (the second move's steps, then the first's)."""
+    if m.fside[me] > 1:
+        return _bt.midpoint_big(m, st, me, goal, speed)
     mask = (1 << PROV_BITS) - 1
     mid = -1
     s = st.r2s[goal]
@@ -1482,6 +1491,8 @@ def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
         return False  # its attack would be refused (SEN-04), and the whole charge with it
     if m.no_run[me]:
         return False  # a charge runs: not while burrowing or climbing (MOV-29, MOV-30)
+    if m.big:
+        return _bt.charge_fp(m, st, me, t, k)
     here = st.pos[me]
     pt = st.pos[t]
     reach = m.w_reach[me, k]
@@ -1726,3 +1737,4 @@ def end_by_concession(m: Any, st: Any, side: int) -> None:
 # the abilities and morale build on this module; its functions reach theirs through the module (numba resolves
 # them when it compiles, after both are loaded)
 from sftactics.sim.kernel import abilities  # noqa: E402
+from sftactics.sim.kernel import bigtactics as _bt  # noqa: E402
