@@ -24,10 +24,6 @@ FIGHTS = 40
 #: What the kernel still leaves to the engine, per scenario (walls, light and perception; sizes and movement
 #: modes; a scenario's setup: the parts of issue 22 other work adds).
 STILL_REFUSED: dict[str, list[str]] = {
-    "boarding-action": [
-        "awareness, grapples or cover set up by the scenario (the engine's)",
-        "Nyx: starts with conditions (grappled)",
-    ],
     "melee-brawl": ["Barathu: a large flier (the kernel's search for a space of several squares is a walker's)"],
 }
 #: What the kernel leaves to the engine with the tactical policy only (a creature bigger than a square: the

@@ -285,11 +285,6 @@ def take_pending(m: Any, st: Any) -> bool:
 
 
 @_jit
-def held(m: Any, st: Any, c: int) -> bool:
-    return m.setup and st.held[c] >= 0
-
-
-@_jit
 def attack_delta(m: Any, st: Any, a: int, t: int, down: bool) -> tuple[int, int]:
     """What grapples under way add to ``a``'s attack bonus and to ``t``'s AC."""
     if not m.setup:
@@ -315,7 +310,7 @@ def no_aoo(m: Any, st: Any, e: int, c: int) -> bool:
     opportunity, CON-20, CON-28), or ``c`` has cover from ``e`` imposed by the GM, partial or better (MOD-09)."""
     if not m.setup:
         return False
-    return st.held[e] >= 0 or m.imp[c, e] >= _PARTIAL
+    return bool(st.held[e] >= 0 or m.imp[c, e] >= _PARTIAL)
 
 
 @_jit
