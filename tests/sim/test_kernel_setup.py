@@ -22,6 +22,7 @@ from sftactics.io.scenario import ScenarioFile, build_encounter, load_scenario
 from sftactics.sim.choices import without_riders_and_marks, without_specials
 from sftactics.sim.kernel import setup
 from sftactics.sim.kernel.model import compile_encounter, unsupported
+from sftactics.sim.runner import SimJob
 from tests.sim.test_kernel import FIGHTS, assert_same_fight, scripts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +70,13 @@ def gun_deck() -> Encounter:
 
 
 @cache
+def gun_deck_uncovered() -> Encounter:
+    """The gun deck without the GM's cover: the tactical kernel plays imposed awareness and the grapple (with
+    imposed cover the tactical policy is the engine's for now, ``setup.policy_refusals``)."""
+    return gun_deck().model_copy(update={"setup": gun_deck().setup.model_copy(update={"cover": ()})})
+
+
+@cache
 def boarding() -> Encounter:
     """The shipped boarding action, without the operative's trick attack (the engine's until the kernel plays it)."""
     return without_riders_and_marks(load_scenario(ROOT / "scenarios" / "boarding-action.yaml"))
@@ -113,7 +121,7 @@ def test_same_dice_same_fight_gun_deck(values: list[int]) -> None:
 @FIGHTS
 @given(values=scripts())
 def test_tactical_same_dice_same_fight_gun_deck(values: list[int]) -> None:
-    assert_same_fight(gun_deck(), values, policy="tactical")
+    assert_same_fight(gun_deck_uncovered(), values, policy="tactical")
 
 
 @pytest.mark.rule("SEN-03", "SEN-08", "MOD-13", "MAN-07", "CON-20", "CON-23")
@@ -123,8 +131,9 @@ def test_same_dice_same_fight_boarding_action(values: list[int]) -> None:
     assert_same_fight(boarding(), values)
 
 
-@pytest.mark.rule("SEN-03", "SEN-08", "MOD-13", "MAN-07", "CON-20", "CON-23")
-@FIGHTS
-@given(values=scripts())
-def test_tactical_same_dice_same_fight_boarding_action(values: list[int]) -> None:
-    assert_same_fight(boarding(), values, policy="tactical")
+def test_imposed_cover_with_the_tactical_policy_stays_with_the_engine() -> None:
+    job = SimJob(boarding(), {"*": "tactical", "party": "simple"}, seed=1)
+    why = "side goblins: the tactical policy with cover imposed by the GM (the engine's for now)"
+    assert job.kernel_refusals() == [why]
+    assert SimJob(boarding(), {"*": "simple"}, seed=1).kernel_refusals() == []
+    assert SimJob(gun_deck_uncovered(), {"*": "tactical"}, seed=1).kernel_refusals() == []

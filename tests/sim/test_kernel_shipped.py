@@ -33,6 +33,8 @@ TACTICAL_REFUSED: dict[str, list[str]] = {
     name: [_BIG_TACTICAL.format(side) for side in sides]
     for name, sides in (("gargantuan-predator", ("monster", "party")), ("melee-brawl", ("crew", "party")))
 }
+_COVER_TACTICAL = "side {}: the tactical policy with cover imposed by the GM (the engine's for now)"
+TACTICAL_REFUSED["boarding-action"] = [_COVER_TACTICAL.format(side) for side in ("goblins", "party")]
 
 
 def _grid_1e(path: Path) -> Encounter | None:
