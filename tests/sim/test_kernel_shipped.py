@@ -23,12 +23,7 @@ FIGHTS = 40
 
 #: What the kernel still leaves to the engine, per scenario (walls, light and perception; sizes and movement
 #: modes; a scenario's setup: the parts of issue 22 other work adds).
-STILL_REFUSED: dict[str, list[str]] = {
-    "boarding-action": [
-        "awareness, grapples or cover set up by the scenario (the engine's)",
-        "Nyx: starts with conditions (grappled)",
-    ],
-}
+STILL_REFUSED: dict[str, list[str]] = {}
 #: What the kernel leaves to the engine with the tactical policy only, before the refusals above: a big creature
 #: that does not walk (``kernel.bigtactics`` plays big walkers with the tactical policy).
 TACTICAL_REFUSED: dict[str, list[str]] = {
@@ -37,6 +32,8 @@ TACTICAL_REFUSED: dict[str, list[str]] = {
         "(kernel.bigtactics moves it as a walker)"
     ],
 }
+_COVER_TACTICAL = "side {}: the tactical policy with cover imposed by the GM (the engine's for now)"
+TACTICAL_REFUSED["boarding-action"] = [_COVER_TACTICAL.format(side) for side in ("goblins", "party")]
 
 
 def _grid_1e(path: Path) -> Encounter | None:

@@ -38,6 +38,7 @@ import numpy as np
 
 from sftactics.sim.choices import LIMITED
 from sftactics.sim.kernel import classes
+from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.bodies import LINGER, PRONE
 from sftactics.sim.kernel.fight import (
     CHARGE_PENALTY,
@@ -340,7 +341,7 @@ def _area_effect(m: Any, st: Any, c: int, j: int, point: int, param: int, sa: in
         raw = min(max(raw, 0), m.mit.shape[2] - 1)
     for i in range(inside):
         t = st.points[i]
-        kind = _point_cover(st, m.map_id, point, st.pos[t], m.fside[t])
+        kind = _setup.with_imposed(m, t, -1, _point_cover(st, m.map_id, point, st.pos[t], m.fside[t]))
         if kind == TOTAL_COVER:
             continue
         saved = False

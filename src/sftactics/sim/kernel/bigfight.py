@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY
+from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.bigmodes import path_big_fly, search_big_fly
 from sftactics.sim.kernel.bodies import base_numbers
 from sftactics.sim.kernel.footprints import (
@@ -241,7 +242,7 @@ def attack_numbers_fp(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, in
         if d >= m.w_range.shape[2] or m.w_range[a, k, d] <= -10_000:
             return False, 0, 0
         bonus += m.w_range[a, k, d]
-    kind = cover_fp(m, st, a, t, not melee)
+    kind = _setup.with_imposed(m, t, a, cover_fp(m, st, a, t, not melee))
     if kind == _TOTAL_COVER:
         return False, 0, 0
     ac = base_ac + m.cover_ac[kind] - (CHARGE_PENALTY if st.charging[t] else 0)

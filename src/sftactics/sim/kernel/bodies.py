@@ -29,6 +29,7 @@ from sftactics.sf1e import criticals, injury, stats
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.state import ConditionInstance, Creature
+from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.corrode import CORR_COLUMNS
 
 _F = TypeVar("_F")
@@ -203,14 +204,15 @@ def base_numbers(m: Any, st: Any, a: int, k: int, t: int, down: bool) -> tuple[i
     pa = st.body[a, PRONE]
     pt = st.body[t, PRONE]
     surprised = st.surprised[t] and not down  # flat-footed until its first turn (CF-11); down covers it
+    da, dt = _setup.attack_delta(m, st, a, t, down)  # a grapple under way (``kernel.setup``)
     if pa == 0 and pt == 0:
         if down:
-            return int(m.atk_down[a, k, t]), int(m.ac_down[a, k, t])
+            return int(m.atk_down[a, k, t]) + da, int(m.ac_down[a, k, t]) + dt
         if surprised:
-            return int(m.atk_ff[a, k, t]), int(m.ac_ff[a, k, t])
-        return int(m.atk[a, k, t]), int(m.ac[a, k, t])
+            return int(m.atk_ff[a, k, t]) + da, int(m.ac_ff[a, k, t]) + dt
+        return int(m.atk[a, k, t]) + da, int(m.ac[a, k, t]) + dt
     i = 4 * pa + 2 * pt + (1 if down else 0)
-    atk, ac = int(m.pr_atk[a, k, t, i]), int(m.pr_ac[a, k, t, i])
+    atk, ac = int(m.pr_atk[a, k, t, i]) + da, int(m.pr_ac[a, k, t, i]) + dt
     if surprised:  # prone and flat-footed: penalties of two sources stack (BON-*), so the difference adds
         atk += int(m.atk_ff[a, k, t]) - int(m.atk[a, k, t])
         ac += int(m.ac_ff[a, k, t]) - int(m.ac[a, k, t])

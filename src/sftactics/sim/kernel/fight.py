@@ -71,6 +71,7 @@ from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel import bigsight as _bigsight
 from sftactics.sim.kernel import bigsqueeze as _bigsqueeze
 from sftactics.sim.kernel import corrode as _corrode
+from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.blasts import (
     ON_NEGATES,
     R_BFLAT,
@@ -209,6 +210,8 @@ def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
     vision observes along a line of sight (in the dark as far as darkvision reaches); without it, a line of
     effect lets ordinary senses know the location at most, which a blindsense within reach or hearing a foe
     fighting (not down, the observer not deafened) gives at once, and which is otherwise kept if known."""
+    if m.setup and st.hide[o, t]:
+        return _setup.hiding_pair(m, st, o, t)  # it hides from the observer (the scenario's setup)
     if m.big:  # between spaces (:mod:`sftactics.sim.kernel.bigsight`)
         _bigsight.sight_pair(m, st, o, t)
         return
@@ -247,6 +250,8 @@ def _sight_refresh(m: Any, st: Any, c: int) -> None:
     the fight keeps what it had. Nothing on maps without walls (everyone observes everyone)."""
     if not m.sight:
         return
+    if _setup.take_pending(m, st):
+        c = -1  # someone gave its hiding up: every pair is looked at again (``perception._EVERYONE``)
     for o in range(m.n):
         if _out(st, o):
             continue
@@ -484,6 +489,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
         bonus += m.w_range[a, k, d]
     count = _others(m, st, a, t)
     kind = cover_kind(st.cover_cache, m.map_id, w, pa, pt, not melee, st.crowd, count)
+    kind = _setup.with_imposed(m, t, a, kind)
     if kind == TOTAL_COVER:
         return False, 0, 0
     ac = base_ac + m.cover_ac[kind] - (CHARGE_PENALTY if st.charging[t] else 0)
@@ -506,6 +512,7 @@ def _save(m: Any, st: Any, c: int, which: int, extra: int, dc: int) -> bool:
     d = _die(st, 20)
     bonus = m.saves_down[c, which] if _down_now(st, c) else m.saves[c, which]
     bonus -= _bigsqueeze.penalty(m, st, c) if m.big and which == 1 else 0  # squeezed: -2 Reflex (MOV-19)
+    bonus += _setup.save_delta(m, st, c, which, _down_now(st, c))
     ok: bool = d + bonus + extra >= dc
     if d == 20:
         ok = True
@@ -729,6 +736,7 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
     near = _big.pair_dist(m, st, a, t) if m.big else distance_ft(st.pos[a], st.pos[t], m.width)
     if m.sight and m.w_melee_geom[a, k] and st.aw[t, a] < LOCATED and near <= 5:
         st.aw[t, a] = LOCATED  # attacked in melee from next to it: it knows where the attacker is (SEN-10)
+    _setup.attacked(m, st, a)  # it gives its hiding up
 
 
 @_jit
@@ -739,6 +747,8 @@ def _can_take_aoo(m: Any, st: Any, e: int, c: int) -> bool:
     if _staggered(st, e) or not st.acted[e] or st.react_used[e]:
         return False
     if not _knows(m, st, e, c):  # no attack against a foe it has not located (SEN-04)
+        return False
+    if _setup.no_aoo(m, st, e, c):  # held in a grapple, or cover imposed by the GM (MOD-09)
         return False
     if m.big:
         return _big.can_aoo_fp(m, st, e, c)
@@ -920,6 +930,7 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
     _unmark(m, st, nthreat)
     if squares.shape[0] == 0:
         return
+    _setup.moved(m, st, c)  # a grappler that moves away lets go (MAN-07)
     if full:
         st.sc[STD] = 1
         st.sc[MOVE] = 1
@@ -1113,7 +1124,7 @@ def _throw(m: Any, st: Any, c: int, k: int, p: int) -> None:
     which, on_save = m.g_mode[c, k, 0], m.g_mode[c, k, 1]
     for i in range(inside):
         t = st.points[i]
-        kind = _point_cover(st, m.map_id, land, st.pos[t], m.fside[t])
+        kind = _setup.with_imposed(m, t, -1, _point_cover(st, m.map_id, land, st.pos[t], m.fside[t]))
         if kind == TOTAL_COVER:
             continue
         dmg = raw
@@ -1279,6 +1290,8 @@ def _attack_now(m: Any, st: Any, c: int, t: int, k: int, full: bool) -> None:
     _one_attack(m, st, c, t, k, False, -4 if full else 0)
     if full and not st.dead[t] and not _out(st, c):
         _one_attack(m, st, c, t, k, False, -4)
+    if _setup.pending(m, st):
+        _sight_refresh(m, st, -1)  # the command's end looks again at the pairs of who gave its hiding up
     _check_end(m, st)
 
 
@@ -1402,6 +1415,8 @@ def _end_turn(m: Any, st: Any, c: int) -> None:
         _corrode.saved(st, c, _save(m, st, c, 1, _corrode.save_bonus(st, c), _corrode.save_dc(st, c)))
     else:
         _corrode.no_save(st, c)
+    if _setup.turn_ended(m, st, c):  # its grapples end (MAN-07)
+        _sight_refresh(m, st, -1)
     st.acted[c] = True
     _check_end(m, st)
 
@@ -1674,6 +1689,8 @@ STATE_FIELDS = (
     "sk_state",
     "sk_mode",
     "surprised",
+    "hide",
+    "held",
     "log",
     "nlog",
     "script",
@@ -1794,6 +1811,7 @@ def _sight_buffers(n: int, squares: int, headings: int = 1) -> tuple[Any, ...]:
         np.zeros(16 * headings * squares + 16, np.int64),
         np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32), np.zeros(squares, dtype=i32),
         np.zeros(squares, dtype=i32), np.full(1, -1, dtype=np.int64), np.zeros(n, dtype=np.bool_),
+        np.zeros((n, n), dtype=np.bool_), np.full(n, -1, dtype=np.int64),
     )  # fmt: skip
 
 
@@ -1861,7 +1879,9 @@ def _reset(m: Any, st: Any) -> None:
         for t in range(m.n):
             st.aw[c, t] = UNAWARE  # nothing known before the first look (``state.awareness`` is empty)
     _seek.seek_reset(m, st)
+    _setup.start(m, st)  # grapples under way, nobody hiding yet
     _sight_refresh(m, st, -1)  # ``begin``: who sees whom as the fight starts (perception.refresh, forced)
+    _setup.impose(m, st)  # the scenario's awareness pairs (``gm_setup.awareness_at_begin``)
 
 
 # abilities, spells and morale build on this module; the simple turn reaches them through the module (numba

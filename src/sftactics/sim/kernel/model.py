@@ -43,6 +43,7 @@ from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
 from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, specials
+from sftactics.sim.kernel import setup as setup_mod
 from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
 
@@ -254,6 +255,14 @@ class Model(NamedTuple):
     bw_crowd_side: I32 = np.ones(1, dtype=np.int32)  # [N] the sides of the creatures in ``st.crowd``
     fp_lit: NDArray[np.int8] = np.full((7, 1), 2, dtype=np.int8)  # [side, S] light on a space's best-lit square
     fp_sqz: B = np.zeros((7, 1), dtype=np.bool_)  # [side, S] a creature of that side standing there squeezes
+    # a scenario's setup (:mod:`sftactics.sim.kernel.setup`; placeholders, never read, without one)
+    setup: bool = False  # imposed awareness, imposed cover or a grapple under way
+    aw0: I32 = np.full((1, 1), -1, dtype=np.int32)  # [N, N] awareness the scenario sets (-1: none)
+    hide0: B = np.zeros((1, 1), dtype=np.bool_)  # [N, N] the target then hides from the observer
+    held0: I32 = np.full(1, -1, dtype=np.int32)  # [N] its grappler (-1: free)
+    held_d: I32 = np.zeros((1, 5), dtype=np.int32)  # [N, 5] what the grapple adds (setup.H_*)
+    imp: I32 = np.zeros((1, 1), dtype=np.int32)  # [N target, N attacker] cover imposed by the GM (CoverKind)
+    imp_all: I32 = np.zeros(1, dtype=np.int32)  # [N] cover imposed against everyone (area effects too)
 
 
 @dataclass(frozen=True)
@@ -304,15 +313,14 @@ def unsupported(enc: Encounter) -> list[str]:
         if has_narrow_squares(grid) and enc.combatants:  # (smaller creatures: their own movement tables)
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
     out += bigmodel.big_refusals(enc)
-    if enc.setup is not None:
-        out.append("awareness, grapples or cover set up by the scenario (the engine's)")
+    out += setup_mod.refusals(enc)  # imposed awareness and cover, a grapple under way (``kernel.setup``)
     if enc.zones:
         out.append("clouds on the map (smoke: the engine's)")
     if enc.vehicles:
         out.append("vehicles (VEH: piloting, riders and collisions are the engine's)")
     if len(enc.sides()) != 2:
         out.append("more or fewer than two sides")
-    for c in enc.combatants.values():
+    for c in setup_mod.stripped(enc).combatants.values():
         out += [f"{c.id}: {why}" for why in _unsupported_combatant(c, enc)]
     return out
 
@@ -445,6 +453,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     why = unsupported(enc)
     if why:
         raise ValueError("the compiled kernel cannot play this encounter: " + "; ".join(why))
+    enc = setup_mod.stripped(enc)  # a grapple under way rides on top of the free creatures' tables
     grid = enc.grid
     assert grid is not None
     opts = enc.options
@@ -702,6 +711,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     by_kind = (0, sight_mod.CONCEALMENT_MISS, sight_mod.TOTAL_MISS)
     slots = np.array([kinds.index(v) if v in kinds else 0 for v in by_kind], dtype=np.int32)
     sight = (sight_mod.has_walls(grid) or sight_mod.has_darkness(grid)) and enc.track_awareness
+    sight = sight or setup_mod.needs_sight(enc)
     model = model._replace(sight=sight, dim=dim, dim_miss=dim_miss, miss_slot=slots,
                            **sight_mod.dark_senses(grid, cs), **_surprise_fields(enc, cs, wmax))  # fmt: skip
     model = model._replace(**modes.mode_fields(grid, cs, (tables.step_to, tables.step_k), gopts))
@@ -714,6 +724,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                                start_done=done)  # fmt: skip
     big = bigmodel.big_fields(cs, grid, gopts, model.zone, model.w_zone, wmax)
     model = model._replace(**{"fside": np.ones(n, dtype=np.int32), "bw_crowd_side": np.ones(n, dtype=np.int32), **big})
+    model = model._replace(**setup_mod.fields(enc, cs))
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

@@ -26,6 +26,7 @@ import numpy as np
 
 from sftactics.grid.cover import CoverKind
 from sftactics.sim.kernel import bigfight as _big
+from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.blasts import ON_NEGATES, R_KIND, RIDER_BURNING, RIDER_NONE
 from sftactics.sim.kernel.bodies import LINGER, base_numbers
 from sftactics.sim.kernel.fight import (
@@ -1588,6 +1589,7 @@ def _command(m: Any, st: Any, me: int, cmd: int, a: int, b: int) -> bool:
         _spend(st, 1)
         if p % m.width != q % m.width and p // m.width != q // m.width:
             st.sc[DIAG] += 1
+        _setup.moved(m, st, me)  # a grappler that steps away lets go (MAN-07)
         st.pos[me] = q
         st.sc[FRESH] = 0
         _log(st.log, st.nlog, 3, st.sc[ROUND], me, p, q, 5, 1, 0)
