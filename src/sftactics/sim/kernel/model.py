@@ -42,7 +42,7 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, specials
+from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, riders, specials
 from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
 
@@ -252,6 +252,8 @@ class Model(NamedTuple):
     bw_k: NDArray[np.int8] = np.zeros((2, 1), dtype=np.int8)
     bw_prov: B = np.zeros((2, 1), dtype=np.bool_)
     bw_crowd_side: I32 = np.ones(1, dtype=np.int32)  # [N] the sides of the creatures in ``st.crowd``
+    # attack riders and marks (trick attack, get 'em: :mod:`sftactics.sim.kernel.riders`; always set)
+    rm: riders.RidersMarks = riders.empty()
 
 
 @dataclass(frozen=True)
@@ -302,6 +304,7 @@ def unsupported(enc: Encounter) -> list[str]:
         if has_narrow_squares(grid) and enc.combatants:  # (smaller creatures: their own movement tables)
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
     out += bigmodel.big_refusals(enc)
+    out += riders.unsupported(enc)  # trick attack and get 'em (kernel.classes plays them)
     if enc.setup is not None:
         out.append("awareness, grapples or cover set up by the scenario (the engine's)")
     if enc.zones:
@@ -626,6 +629,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     g_mode, g_rider, g_rval = blasts.grenade_fields(cs, wmax, profile)
     start_ticks, start_bleed_last = bodies.start_tick_fields(cs, profile)
     abilities = specials.build(enc, cs, [len(c.creature.stat.weapons) for c in cs], profile, tactical)
+    rider_marks = riders.build(enc, cs, wmax, profile, tactical)  # (before the mitigation table: its sizes)
     keys = sorted(profiles, key=profiles.__getitem__)
     mit = np.zeros((n, len(keys), top_amount), dtype=np.int32)
     neg = np.zeros((n, len(keys), top_amount), dtype=np.bool_)
@@ -710,6 +714,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         done = np.array([c.id in at.acted for c in cs], dtype=np.bool_)
         model = model._replace(start_round=at.round, start_turn=-1 if at.turn is None else ids.index(at.turn),
                                start_done=done)  # fmt: skip
+    model = model._replace(rm=rider_marks)
     big = bigmodel.big_fields(cs, grid, gopts, model.zone, model.w_zone, wmax)
     model = model._replace(**{"fside": np.ones(n, dtype=np.int32), "bw_crowd_side": np.ones(n, dtype=np.int32), **big})
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
