@@ -245,16 +245,16 @@ def build(enc: Encounter, cs: list[Combatant], wmax: int, profile: Callable[[tup
                     basis = odds.AttackBasis.of(c.creature, other.creature, w, opts)
                     for need in range(NEED_LO, NEED_HI + 1):
                         for x, miss in enumerate(misses):
-                            key = (w.damage_expr, basis.damage_bonus, basis.crit_immune, basis.reduction, need, miss)
-                            if key not in seen:
+                            tkey = (w.damage_expr, basis.damage_bonus, basis.crit_immune, basis.reduction, need, miss)
+                            if tkey not in seen:
                                 tab = odds.damage_table(0, need, w.damage_expr, basis.damage_bonus,
                                                         crit_immune=basis.crit_immune, reduction=basis.reduction,
                                                         miss_chance=miss)  # fmt: skip
-                                seen[key] = (len(vals), len(tab.values), tab.hit)
+                                seen[tkey] = (len(vals), len(tab.values), tab.hit)
                                 vals.extend(tab.values)
                                 probs.extend(tab.probs)
                             at = (i, k, t, need - NEED_LO, x)
-                            b_off[at], b_len[at], b_hit[at] = seen[key]
+                            b_off[at], b_len[at], b_hit[at] = seen[tkey]
     return RidersMarks(
         rider, r_ok, r_check, r_bonus, r_dc, r_p, r_xn, r_xs, r_ff, r_move, ff_already, ff_val,
         b_off, b_len, b_hit, np.array(vals or [0], dtype=np.int32), np.array(probs or [0.0], dtype=np.float64),
