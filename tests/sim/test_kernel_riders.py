@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given
 
 from sftactics.encounter.state import Encounter
-from sftactics.io.scenario import ScenarioFile, build_encounter
+from sftactics.io.scenario import ScenarioFile, build_encounter, load_scenario
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.kernel.run import kernel_fight
 from sftactics.sim.policies import make_policy
 
-from .test_kernel import FIGHTS, MAX_ROUNDS, assert_same_run, engine_fight, scripts
+from .test_kernel import FIGHTS, MAX_ROUNDS, SCENARIOS, assert_same_run, engine_fight, scripts
 from .test_kernel_specials import assert_same
 from .test_kernel_tactical import fixed_script
 
@@ -81,6 +81,16 @@ def test_trick_attack_and_get_em_same_dice_same_fight_level_2(values: list[int])
 def test_trick_attack_and_get_em_same_dice_same_fight_level_6(values: list[int]) -> None:
     assert_same(strike_team(6), values, "tactical")
     assert_same(strike_team(6), values, "simple")
+
+
+@pytest.mark.rule("X-04", "CON-18", "MOD-20", "VIS-03", "CF-08")
+@FIGHTS
+@given(values=scripts())
+def test_trick_attack_and_get_em_with_walls_light_and_surprise_same_dice_same_fight(values: list[int]) -> None:
+    """The shipped scenarios with walls, dim light and a surprise round, where a target may not see its attacker
+    (flat-footed once) or be surprised (flat-footed already)."""
+    assert_same(load_scenario(SCENARIOS / "dark-warehouse.yaml"), values, "tactical")
+    assert_same(load_scenario(SCENARIOS / "corridor-ambush.yaml"), values, "simple")
 
 
 @pytest.mark.rule("X-04", "CON-18", "BON-01")

@@ -29,9 +29,11 @@ Attack riders and marks (the operative's *trick attack*, the envoy's *get 'em*),
 * :func:`simple` is ``class_choices.simple_rider`` then ``simple_mark``; :func:`plans` is
   ``class_choices.class_plans`` (:func:`execute` carries its commands out).
 
-Known difference: after a trick attack's move the engine checks the attack again and refuses the whole command
-(the move undone) if the actor no longer locates the target; the kernel cannot undo a move and attacks nothing
-then (on the maps it plays, a foe with a line of effect from the square stays located).
+Who sees whom is looked at again when the command ends (``perception.refresh`` after each command): the attack
+after a trick attack's move reads the awareness of the command's start (a foe heard, not seen, from where the
+operative stood is attacked with total concealment), as the engine's does. Known difference: when the attack
+after the move is impossible the engine refuses the whole command (the move undone); the kernel cannot undo a
+move and attacks nothing then (the policies choose only squares from which the attack is possible).
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from sftactics.sim.kernel.fight import (
     _out,
     _prepare_move,
     _provoke_all,
+    _sight_refresh,
     _spend,
     _unmark,
 )
@@ -277,19 +280,31 @@ def trick_attack(m: Any, st: Any, c: int, t: int, k: int, dest: int) -> bool:
         if not ok:
             _unmark(m, st, nthreat)
             return False
-        _move(m, st, c, dest, nthreat, True)
+        _move(m, st, c, dest, nthreat, True, False)  # who sees whom is looked at when the command ends
         st.sc[FRESH] = 0
         _check_end(m, st)
-        if st.sc[ENDED] or _out(st, c) or st.dead[t]:
-            return True
-        if not _knows(m, st, c, t) or not _attack_numbers(m, st, c, k, t)[0]:
-            return True  # (the engine would refuse the whole command: see the module docstring)
+        # the awareness is still the command's start's; a foe not located or out of reach after the move: the
+        # engine refuses the whole command (the module docstring)
+        able = not (st.sc[ENDED] or _out(st, c) or st.dead[t])
+        if able and _knows(m, st, c, t) and _attack_numbers(m, st, c, k, t)[0]:
+            _rider_attack(m, st, c, t, k)
+        _sight_refresh(m, st, c)
+        _check_end(m, st)
+        return True
     else:
         if not _knows(m, st, c, t) or not _attack_numbers(m, st, c, k, t)[0]:
             return False
         st.sc[STD] = 1
         st.sc[MOVE] = 1
         st.sc[FRESH] = 0
+    _rider_attack(m, st, c, t, k)
+    return True
+
+
+@_jit
+def _rider_attack(m: Any, st: Any, c: int, t: int, k: int) -> None:
+    """The rest of ``class_moves._rider``: the check, the ammunition, attacks of opportunity for a ranged
+    attack, the attack."""
     rm = m.rm
     success = True
     if rm.r_check[c]:
@@ -302,10 +317,9 @@ def trick_attack(m: Any, st: Any, c: int, t: int, k: int, dest: int) -> bool:
         _provoke_all(m, st, c)
         if _out(st, c):
             _check_end(m, st)
-            return True
+            return
     _one_attack(m, st, c, t, k, False, 0, success)
     _check_end(m, st)
-    return True
 
 
 # ---------------------------------------------------------------- the simple policy

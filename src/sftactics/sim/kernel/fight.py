@@ -902,10 +902,11 @@ def _mark(m: Any, st: Any, nthreat: int, value: bool) -> None:
 
 
 @_jit
-def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) -> None:
+def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False, refresh: bool = True) -> None:
     """``do_move`` after :func:`_prepare_move`: the path with the fewest provocations, attacks of opportunity
     where it leaves threatened squares (each enemy once), a mover that drops stays where it was. ``full``: the
-    movement of a full action (a withdrawal)."""
+    movement of a full action (a withdrawal). ``refresh``: the command ends with the move (who sees whom is
+    looked at again; a trick attack's move leaves that to the end of its command, as a charge does)."""
     w = m.width
     if m.fside[c] > 1:
         squares, leaving, sides = _big.path_big(m, st, c, dest)
@@ -949,7 +950,7 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
                 for i in range(nthreat):
                     if st.threat_ids[i] < 0:
                         st.threat_ids[i] = -1 - st.threat_ids[i]
-                if not st.charging[c]:
+                if not st.charging[c] and refresh:
                     _sight_refresh(m, st, c)
                 return
         for i in range(nthreat):
@@ -957,7 +958,7 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
                 st.threat_ids[i] = -1 - st.threat_ids[i]
     if done < squares.shape[0] - 1:
         _walk(st, c, squares, done, squares.shape[0] - 1, w, sides)
-    if not st.charging[c]:  # a charge's command ends after its attack (tactics._charge refreshes then)
+    if not st.charging[c] and refresh:  # a charge's command ends after its attack (tactics._charge refreshes then)
         _sight_refresh(m, st, c)
 
 
