@@ -72,6 +72,25 @@ def test_trick_attack_success_adds_dice_and_flat_footed() -> None:
     assert any(t.rule == "CON-18" and t.value == -2 for t in ac.terms)
 
 
+@pytest.mark.rule("X-04", "CON-18", "MOD-20", "BON-12")
+def test_trick_attacks_flat_footed_counts_once_beside_an_unseen_attackers() -> None:
+    """Flat-footed is one condition: a target that does not see the trick attacker is flat-footed against it
+    already (MOD-20), and the rider's -2 AC does not come on top of it (the same penalty, BON-12)."""
+    from sftactics.sf1e.attack import Situation, target_ac
+    from sftactics.sf1e.senses import Awareness, unseen_attack_terms
+
+    tess, gob = _tess(), npc(name="Gob")
+    pistol = next(w for w in tess.stat.weapons if w.name == "tactical semi-auto pistol")
+
+    def ac(*terms: Any) -> int:
+        return target_ac(tess, gob, pistol, Situation(ac_terms=terms))[2].total
+
+    unseen = unseen_attack_terms(Awareness.AWARE_OF_LOCATION)
+    trick = ca.flat_footed_term("trick attack")
+    assert ac(trick) == ac(*unseen) == ac() - 2
+    assert ac(*unseen, trick) == ac() - 2
+
+
 @pytest.mark.rule("X-04")
 def test_trick_attack_failed_check_is_a_plain_attack() -> None:
     f = _two([5, 9, 4])  # 15 < 22: no extra dice, no flat-footed; 9 + 6 = 15 vs KAC 15 hits for 1d6 = 4

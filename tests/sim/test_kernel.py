@@ -35,7 +35,7 @@ from sftactics.io.scenario import ScenarioFile, build_encounter, load_scenario
 from sftactics.sf1e import stats
 from sftactics.sf1e.attack import Situation, attack_terms_against, target_ac
 from sftactics.sim.benchmark import benchmark_encounter
-from sftactics.sim.choices import without_riders_and_marks, without_specials
+from sftactics.sim.choices import without_specials
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import geo
 from sftactics.sim.kernel.model import unsupported
@@ -627,7 +627,7 @@ def test_unsupported_names_its_reasons() -> None:
     assert unsupported(scenario("dark-warehouse")) == []  # dim light too
     for name in ("grenade-alley", "firefight-cover"):
         assert unsupported(scenario(name)) == []
-        assert unsupported(without_riders_and_marks(load_scenario(SCENARIOS / f"{name}.yaml"))) == []  # spells too
+        assert unsupported(load_scenario(SCENARIOS / f"{name}.yaml")) == []  # spells and class abilities too
     assert unsupported(benchmark()) == []
     with pytest.raises(ValueError, match="hidden"):
         kernel_batch(hidden_ambush(), [1], [0], 10)

@@ -17,7 +17,6 @@ from hypothesis import given
 
 from sftactics.encounter.state import Encounter
 from sftactics.io.scenario import load_scenario
-from sftactics.sim.choices import without_riders_and_marks
 from sftactics.sim.kernel.model import unsupported
 from sftactics.sim.runner import SimJob
 from tests.sim.test_kernel import FIGHTS, SCENARIOS, _build, assert_same_fight, scenario, scripts
@@ -120,9 +119,9 @@ def behemoth_room() -> Encounter:
 
 @cache
 def predator_with_spells() -> Encounter:
-    """The shipped predator fight, the mystic's spells and healing channel included (heals, *mind thrust*...);
-    without trick attack and get 'em (the engine's, ``sim.kernel.classes``)."""
-    return without_riders_and_marks(load_scenario(SCENARIOS / "gargantuan-predator.yaml"))
+    """The shipped predator fight with every class ability: the mystic's spells and healing channel (heals, *mind
+    thrust*...), trick attack and get 'em (``sim.kernel.classes``)."""
+    return load_scenario(SCENARIOS / "gargantuan-predator.yaml")
 
 
 def test_the_kernel_takes_big_creatures() -> None:

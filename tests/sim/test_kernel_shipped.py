@@ -14,7 +14,6 @@ import pytest
 
 from sftactics.encounter.state import Encounter
 from sftactics.io.scenario import load_scenario
-from sftactics.sim.choices import without_riders_and_marks
 from sftactics.sim.runner import SimJob, run_batch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,14 +59,7 @@ def test_a_shipped_scenario_plays_in_the_kernel_or_says_why(path: Path) -> None:
     enc = _grid_1e(path)
     if enc is None:
         pytest.skip("not a 1st-edition grid scenario (vehicles, chases and 2nd edition stay with the engine)")
-    # the kernel plays the mystic's healing channel (kernel.classes); the operative's trick attack and the envoy's
-    # get 'em are still the engine's: the kernel plays the scenario without them, and refuses it with them for
-    # that reason alone
-    full = SimJob(enc, {"*": "tactical"}, seed=5).kernel_refusals()
-    others = TACTICAL_REFUSED.get(path.stem, []) + STILL_REFUSED.get(path.stem, [])
-    assert [w for w in full if "a class ability" not in w] == others
-    assert all("an attack rider" in w or "a mark" in w for w in full if "a class ability" in w)
-    enc = without_riders_and_marks(enc)
+    # the kernel plays the pregens' class abilities (kernel.classes): healing channel, trick attack, get 'em
     for policy in ("simple", "tactical"):
         job = SimJob(enc, {"*": policy}, seed=5, engine="compiled")
         why = job.kernel_refusals()

@@ -18,7 +18,6 @@ from hypothesis.control import currently_in_test_context
 
 from sftactics.encounter.state import Encounter
 from sftactics.io.scenario import ScenarioFile, build_encounter, load_scenario
-from sftactics.sim.choices import without_riders_and_marks
 from sftactics.sim.kernel.model import unsupported
 from sftactics.sim.kernel.run import kernel_fight
 from sftactics.sim.policies import make_policy
@@ -29,10 +28,10 @@ from .test_kernel_tactical import fixed_script
 
 
 def _room(name: str, map_text: str, combatants: list[dict[str, Any]]) -> Encounter:
-    """The room, without the pregens' trick attack and get 'em (the engine's; tests/sim/test_class_choices.py);
-    their spells, healing channel and fighting style stay."""
+    """The room, the pregens' class abilities included (spells, healing channel, trick attack, get 'em, fighting
+    style)."""
     data = {"name": name, "map": map_text, "combatants": combatants}
-    return without_riders_and_marks(build_encounter(ScenarioFile.model_validate(data), Path(f"{name}.yaml")))
+    return build_encounter(ScenarioFile.model_validate(data), Path(f"{name}.yaml"))
 
 
 # A caster with one ability of each kind the kernel plays: an attack-roll ray with limited uses (a spell: it
@@ -131,7 +130,7 @@ def chapel() -> Encounter:
 
 @cache
 def scenario(name: str) -> Encounter:
-    return without_riders_and_marks(load_scenario(SCENARIOS / f"{name}.yaml"))
+    return load_scenario(SCENARIOS / f"{name}.yaml")
 
 
 def assert_same(enc: Encounter, values: list[int], policy: str, morale: str = "by-the-book") -> set[str]:

@@ -266,7 +266,7 @@ def _rider(tx: Tx, c: Combatant, cmd: UseAbility, ctx: Ctx, slot: str) -> None:
             used = ca.with_extra_damage(weapon, rider.extra_damage)
         t_now = tx.state.creature(target.id)
         if rider.flat_footed and "flat-footed" not in cond.active(t_now):
-            ac_extra = (Term(ca.FLAT_FOOTED_AC, f"flat-footed against {cmd.name}", ca.FLAT_FOOTED_RULE),)
+            ac_extra = (ca.flat_footed_term(cmd.name),)
     _use_ammo(tx, c, weapon)
     fire_readied(tx, trigger_attacker=c.id, trigger_target=target.id, defensive=True)
     if not weapon.is_melee:

@@ -42,6 +42,12 @@ FLAT_FOOTED_AC = -2
 FLAT_FOOTED_RULE = "CON-18"
 
 
+def flat_footed_term(name: str) -> Term:
+    """The -2 AC of a target flat-footed against ``name``'s attack: the flat-footed condition's own penalty
+    (source "flat-footed"), so it counts once beside the condition or an unseen attacker's (MOD-20, BON-12)."""
+    return Term(FLAT_FOOTED_AC, f"flat-footed against {name}", FLAT_FOOTED_RULE, source="flat-footed")
+
+
 def trick_attack_dice(level: int) -> str:
     """The operative's trick attack damage at ``level`` (CRB p. 93, the operative table)."""
     if level < 3:
@@ -151,7 +157,7 @@ def rider_attack(
     used = with_extra_damage(weapon, rider.extra_damage) if rider.extra_damage else weapon
     ac: tuple[Term, ...] = ()
     if rider.flat_footed and "flat-footed" not in cond.active(target):
-        ac = (Term(FLAT_FOOTED_AC, f"flat-footed against {ab.name}", FLAT_FOOTED_RULE),)
+        ac = (flat_footed_term(ab.name),)
     return used, ac, lines
 
 
@@ -212,6 +218,7 @@ __all__ = [
     "check_resolve",
     "check_rider_weapon",
     "describe",
+    "flat_footed_term",
     "get_em_bonus",
     "healing_channel_dice",
     "mark_label",

@@ -149,7 +149,7 @@ class UsableAbility(_Model):
     @property
     def is_class_ability(self) -> bool:
         """An attack rider, a side's bonus against a foe, a Resolve cost or a heal of the user or its allies
-        (the compiled kernel plays the heals, ``sim.kernel.classes``, and refuses riders and marks)."""
+        (the compiled kernel plays them all: ``sim.kernel.classes``)."""
         return (
             self.rider is not None
             or self.mark is not None

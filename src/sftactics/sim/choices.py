@@ -24,7 +24,7 @@ The policies in :mod:`sftactics.sim.policies` call in here at a few points of a 
 Uses are the engine's: the command carries the stat block's ``uses`` and ``pool``, the combatant's
 ``uses_spent`` counts them and the engine refuses one too many (SPA-02), so a policy needs no memory of them.
 The compiled kernel makes the same choices by the same numbers (``sim.kernel.abilities``, ``sim.kernel.classes``
-for the Resolve-costed heals), except for attack riders and marks (trick attack, get 'em), abilities
+for the class abilities: Resolve-costed heals, trick attack, get 'em), except for abilities
 that give conditions, take other than a standard action or fill an emanation, and grenades with riders or saves
 other than Reflex half (``sim.kernel.model.unsupported``: the engine plays those fights).
 """
@@ -451,8 +451,8 @@ def without_class_abilities(enc: Encounter) -> Encounter:
 
 
 def without_riders_and_marks(enc: Encounter) -> Encounter:
-    """``enc`` without the attack riders (trick attack) and marks (get 'em) the compiled kernel still refuses;
-    Resolve-costed heals (healing channel), spells and passive numbers stay (``sim.kernel.classes``)."""
+    """``enc`` without the attack riders (trick attack) and marks (get 'em); Resolve-costed heals (healing
+    channel), spells and passive numbers stay. (The compiled kernel plays all of them: ``sim.kernel.classes``.)"""
     out = {}
     for cid, c in enc.combatants.items():
         specials = c.creature.stat.specials

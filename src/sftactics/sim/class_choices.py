@@ -16,8 +16,8 @@
   stabilizing: a heal of the user as a move action comes first when the healer is itself the patient (the turn
   goes on), the 30-ft heal when two or more hurt allies are within it, else the strongest heal for one ally.
 
-The compiled kernel refuses riders and marks (``sim.kernel.specials``), so those choices need no twin there;
-it plays the Resolve-costed heals as ``choices.heal`` chooses them (``sim.kernel.classes``).
+The compiled kernel makes these choices by the same numbers (``sim.kernel.classes``, its arrays in
+``sim.kernel.riders``): riders and marks as above, the Resolve-costed heals as ``choices.heal`` chooses them.
 """
 
 from __future__ import annotations

@@ -691,8 +691,9 @@ def _parts_damage(m: Any, st: Any, a: int, k: int, t: int, times: int) -> tuple[
 
 
 @_jit
-def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: int = 0) -> None:
-    """``one_attack``; ``extra``: a penalty of the action (-4 in a full attack)."""
+def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: int = 0, rider: bool = False) -> None:
+    """``one_attack``; ``extra``: a penalty of the action (-4 in a full attack); ``rider``: a trick attack whose
+    check succeeded (``kernel.classes``: extra dice, the target flat-footed)."""
     ok, bonus, ac = _attack_numbers(m, st, a, k, t)
     if not ok:
         return
@@ -700,7 +701,9 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
         bonus, ac = bonus - _bigsqueeze.penalty(m, st, a), ac - _bigsqueeze.penalty(m, st, t)
     if m.sight and st.aw[t, a] < OBSERVING and not _down_now(st, t) and not st.surprised[t]:
         ac -= 2  # the defender does not see the attacker: flat-footed against it (MOD-20, SEN-09)
-    bonus += extra
+    elif rider:
+        ac += _classes.rider_ac(m, st, a, t)  # flat-footed once, whatever makes it so (CON-18)
+    bonus += extra + _classes.mark_bonus(m, st, a, k, t)  # get 'em's bonus against ``t`` (kernel.classes)
     d = _die(st, 20)
     total = d + bonus
     hit = total >= ac
@@ -720,7 +723,10 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
         if m.w_xp[a, k] >= 0:  # a damage roll of several parts (``sim.kernel.parts``)
             dmg, negated, nonlethal = _parts_damage(m, st, a, k, t, times)
         else:
-            raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
+            if rider:
+                raw = _classes.rider_roll(m, st, a, k, times)
+            else:
+                raw = _roll_damage(st, m.w_ndice[a, k], m.w_sides[a, k], m.w_flat[a, k], times)
             p = m.w_prof[a, k]
             if raw < 1 and raw - times * m.w_neg[a, k] >= 1:  # DMG-05: penalties leave 1 nonlethal damage
                 raw = 1
@@ -917,10 +923,11 @@ def _mark(m: Any, st: Any, nthreat: int, value: bool) -> None:
 
 
 @_jit
-def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) -> None:
+def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False, refresh: bool = True) -> None:
     """``do_move`` after :func:`_prepare_move`: the path with the fewest provocations, attacks of opportunity
     where it leaves threatened squares (each enemy once), a mover that drops stays where it was. ``full``: the
-    movement of a full action (a withdrawal)."""
+    movement of a full action (a withdrawal). ``refresh``: the command ends with the move (who sees whom is
+    looked at again; a trick attack's move leaves that to the end of its command, as a charge does)."""
     w = m.width
     if m.fside[c] > 1:
         squares, leaving, sides = _big.path_big(m, st, c, dest)
@@ -965,7 +972,7 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
                 for i in range(nthreat):
                     if st.threat_ids[i] < 0:
                         st.threat_ids[i] = -1 - st.threat_ids[i]
-                if not st.charging[c]:
+                if not st.charging[c] and refresh:
                     _sight_refresh(m, st, c)
                 return
         for i in range(nthreat):
@@ -973,7 +980,7 @@ def _move(m: Any, st: Any, c: int, dest: int, nthreat: int, full: bool = False) 
                 st.threat_ids[i] = -1 - st.threat_ids[i]
     if done < squares.shape[0] - 1:
         _walk(st, c, squares, done, squares.shape[0] - 1, w, sides)
-    if not st.charging[c]:  # a charge's command ends after its attack (tactics._charge refreshes then)
+    if not st.charging[c] and refresh:  # a charge's command ends after its attack (tactics._charge refreshes then)
         _sight_refresh(m, st, c)
 
 
@@ -1334,6 +1341,8 @@ def _simple_actions(m: Any, st: Any, c: int) -> None:
                     st.ammo[c, weapon] = cap
                     st.sc[FRESH] = 0
                     continue
+            elif _classes.simple(m, st, c, t, weapon):  # trick attack or get 'em first (class_choices)
+                break
             elif _knows(m, st, c, t):  # the engine refuses an attack on a foe not located (SEN-04)
                 _attack_now(m, st, c, t, weapon, False)
                 break
@@ -1362,7 +1371,9 @@ def _check_end(m: Any, st: Any) -> None:
 
 @_jit
 def _expire(m: Any, st: Any, who: int, at_round_start: bool) -> None:
-    """``timing.due`` for the count-anchored staggered condition."""
+    """``timing.due`` for the count-anchored staggered condition (and marks, ``kernel.classes``)."""
+    if at_round_start:
+        _classes.round_start(m, st)
     for c in range(m.n):
         r = st.stag_round[c]
         if r < 0:
@@ -1428,6 +1439,7 @@ def _start_turn(m: Any, st: Any, c: int) -> None:
     st.react_used[c] = False
     st.charging[c] = False  # ACT-50: until the start of its next turn
     st.surprised[c] = False  # CF-11: flat-footed from surprise until its first turn
+    _classes.start_turn(st, c)  # its mark ends (get 'em)
     st.sc[STD] = 0
     st.sc[MOVE] = 0
     st.sc[DIAG] = 0
@@ -1887,6 +1899,7 @@ def _reset(m: Any, st: Any) -> None:
 # abilities, spells and morale build on this module; the simple turn reaches them through the module (numba
 # resolves it when it compiles, after both are loaded)
 from sftactics.sim.kernel import abilities  # noqa: E402
+from sftactics.sim.kernel import classes as _classes  # noqa: E402
 
 # the search for foes nobody has located uses the movement above, and the simple policy uses it: imported last
 from sftactics.sim.kernel import seek as _seek  # noqa: E402

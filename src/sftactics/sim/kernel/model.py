@@ -42,7 +42,7 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, specials
+from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, riders, specials
 from sftactics.sim.kernel import setup as setup_mod
 from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
@@ -263,6 +263,8 @@ class Model(NamedTuple):
     held_d: I32 = np.zeros((1, 5), dtype=np.int32)  # [N, 5] what the grapple adds (setup.H_*)
     imp: I32 = np.zeros((1, 1), dtype=np.int32)  # [N target, N attacker] cover imposed by the GM (CoverKind)
     imp_all: I32 = np.zeros(1, dtype=np.int32)  # [N] cover imposed against everyone (area effects too)
+    # attack riders and marks (trick attack, get 'em: :mod:`sftactics.sim.kernel.riders`; always set)
+    rm: riders.RidersMarks = riders.empty()
 
 
 @dataclass(frozen=True)
@@ -313,6 +315,7 @@ def unsupported(enc: Encounter) -> list[str]:
         if has_narrow_squares(grid) and enc.combatants:  # (smaller creatures: their own movement tables)
             out.append("narrow squares (squeezing and its penalties, MOV-19, are the engine's)")
     out += bigmodel.big_refusals(enc)
+    out += riders.unsupported(enc)  # trick attack and get 'em (kernel.classes plays them)
     out += setup_mod.refusals(enc)  # imposed awareness and cover, a grapple under way (``kernel.setup``)
     if enc.zones:
         out.append("clouds on the map (smoke: the engine's)")
@@ -637,6 +640,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     g_mode, g_rider, g_rval = blasts.grenade_fields(cs, wmax, profile)
     start_ticks, start_bleed_last = bodies.start_tick_fields(cs, profile)
     abilities = specials.build(enc, cs, [len(c.creature.stat.weapons) for c in cs], profile, tactical)
+    rider_marks = riders.build(enc, cs, wmax, profile, tactical)  # (before the mitigation table: its sizes)
     keys = sorted(profiles, key=profiles.__getitem__)
     mit = np.zeros((n, len(keys), top_amount), dtype=np.int32)
     neg = np.zeros((n, len(keys), top_amount), dtype=np.bool_)
@@ -722,6 +726,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
         done = np.array([c.id in at.acted for c in cs], dtype=np.bool_)
         model = model._replace(start_round=at.round, start_turn=-1 if at.turn is None else ids.index(at.turn),
                                start_done=done)  # fmt: skip
+    model = model._replace(rm=rider_marks)
     big = bigmodel.big_fields(cs, grid, gopts, model.zone, model.w_zone, wmax)
     model = model._replace(**{"fside": np.ones(n, dtype=np.int32), "bw_crowd_side": np.ones(n, dtype=np.int32), **big})
     model = model._replace(**setup_mod.fields(enc, cs))

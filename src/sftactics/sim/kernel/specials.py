@@ -13,8 +13,8 @@ as numerators over one denominator (mixed as ``odds.flat_table`` mixes them, lik
 :func:`unsupported_ability` says which abilities the kernel leaves to the engine (then the engine plays the
 fight): conditions given by an ability (the kernel models no conditions from abilities), actions other than a
 standard action (a heal of the user as a move action and of every ally in range as a full action aside:
-``kernel.classes``), emanations, damage or healing rolls that are not one kind of die in one part, attack
-riders (trick attack) and marks (get 'em).
+``kernel.classes``), emanations, damage or healing rolls that are not one kind of die in one part. Attack
+riders (trick attack) and marks (get 'em) are :mod:`~sftactics.sim.kernel.riders`'.
 """
 
 from __future__ import annotations
@@ -104,11 +104,7 @@ def used(ab: UsableAbility) -> bool:
 
 def unsupported_ability(ab: UsableAbility) -> str:
     """Why the kernel cannot play ``ab`` as the policies use it ("" when it can)."""
-    if ab.rider is not None:  # trick attack (sf1e.class_abilities): the engine's
-        return "a class ability: an attack rider (trick attack's skill check, extra dice and flat-footed target)"
-    if ab.mark is not None:  # get 'em: the engine's
-        return "a class ability: a mark (get 'em's bonus to its side's attack rolls against one foe)"
-    if not used(ab):
+    if not used(ab):  # (attack riders and marks: kernel.riders, kernel.classes)
         return ""
     if ab.is_class_ability and (ab.provokes if ab.provokes is not None else ab.kind in ("Sp", "spell")):
         # the policies would weigh an attack of opportunity that encounter.class_moves never provokes

@@ -1350,6 +1350,8 @@ def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
                 _keep(st, v - (stay_cost + aoo_here), 2, C_RELOAD, k, 0, C_ATTACK, t, k, L_OTHER, False, t)
                 offensive = True
             st.ammo[me, k] = ammo
+    if _classes.plans(m, st, me, stay_cost):  # class_choices.class_plans: trick attack, get 'em
+        offensive = True
     # get out of reach without provoking: withdraw (a full action)
     if can_full and _zoned(m, st, here):
         spot = _safest_withdraw(m, st, me)
@@ -1606,6 +1608,8 @@ def _command(m: Any, st: Any, me: int, cmd: int, a: int, b: int) -> bool:
         return _charge(m, st, me, a, b)
     if cmd == abilities.C_ABILITY:
         return abilities.execute(m, st, me, a, b)
+    if cmd == _classes.C_TRICK or cmd == _classes.C_MARK:
+        return _classes.execute(m, st, me, cmd, a, b)
     if cmd == C_WITHDRAW:
         if not _can_full(m, st, me):
             return False
@@ -1740,3 +1744,4 @@ def end_by_concession(m: Any, st: Any, side: int) -> None:
 # them when it compiles, after both are loaded)
 from sftactics.sim.kernel import abilities  # noqa: E402
 from sftactics.sim.kernel import bigtactics as _bt  # noqa: E402
+from sftactics.sim.kernel import classes as _classes  # noqa: E402
