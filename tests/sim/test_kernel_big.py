@@ -20,6 +20,7 @@ from sftactics.io.scenario import load_scenario
 from sftactics.sim.kernel.model import unsupported
 from sftactics.sim.runner import SimJob
 from tests.sim.test_kernel import FIGHTS, SCENARIOS, _build, assert_same_fight, scenario, scripts
+from tests.sim.test_kernel_modes import KNOWN
 from tests.sim.test_kernel_specials import assert_same
 
 # A Large biped with a 10-ft reach (tall, Table 8-1) whose club staggers on a critical hit.
@@ -207,20 +208,21 @@ def test_tactical_same_dice_same_fight_huge_behemoth(values: list[int]) -> None:
     assert_same(behemoth_room(), values, "tactical")
 
 
-@pytest.mark.rule("MOV-04", "MOV-17", "AOO-02", "AOO-06", "MOD-07", "INJ-09", "ACT-50")
-@FIGHTS
-@given(values=scripts())
-def test_tactical_same_dice_same_fight_gargantuan_predator(values: list[int]) -> None:
-    assert_same(scenario("gargantuan-predator"), values, "tactical")
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="known divergence (issue 22, open): the tactical "
+    "kernel with a Gargantuan creature parts from the engine (refused by the runner until mended)",
+)
+def test_tactical_same_dice_same_fight_gargantuan_predator_known_divergence() -> None:
+    """After the predator withdraws, the mystic full attacks in the engine and attacks once in the kernel."""
+    assert_same(scenario("gargantuan-predator"), KNOWN["gargantuan_predator_tactical"], "tactical")
 
 
-@pytest.mark.rule("MOV-04", "EFF-02", "EFF-12", "MOD-08", "INJ-10", "AOO-06", "AOO-11")
-@FIGHTS
-@given(values=scripts())
-def test_tactical_same_dice_same_fight_gargantuan_predator_with_spells(values: list[int]) -> None:
-    """The mystic's spells valued against a foe of 4x4 squares (its distance and every square of its space in
-    a burst)."""
-    assert_same(predator_with_spells(), values, "tactical")
+def test_the_tactical_policy_leaves_gargantuan_creatures_to_the_engine() -> None:
+    why = SimJob(scenario("gargantuan-predator"), {"*": "tactical"}, engine="compiled").kernel_refusals()
+    assert why == ["Predator: the tactical policy with a creature of four squares a side or more (the kernel's "
+                   "choices part from the engine's in hypothesis-found fights: the engine's until mended)"]  # fmt: skip
 
 
 @pytest.mark.rule("CF-02", "ACT-55", "MOV-04")

@@ -74,7 +74,8 @@ def test_a_short_fight_by_a_gm_and_two_players(browser: Any, serve: type[Server]
     ann.wait_for_selector("#status.ok")
     ann.drag_and_drop('.token[data-id="Ann"]', 'rect.cell[data-x="2"][data-y="1"]')  # drag the token
     ann.wait_for_selector("#preview:not([hidden])")
-    assert "5 ft of 25 ft; provokes nothing" in ann.inner_text("#preview-text")
+    # 25 ft in heavy armor + 10 ft from the blitz style's rapid response
+    assert "5 ft of 35 ft; provokes nothing" in ann.inner_text("#preview-text")
     ann.click("#confirm")
     gm.wait_for_function(at_js("Ann", 2, 1))
     assert token_at(ann, "Ann") == square_centre(2, 1)
