@@ -8,7 +8,7 @@ engine when such a creature fights (:mod:`sftactics.sim.kernel.footprints` has t
 * :func:`big_refusals` (in ``model.unsupported``): the parts a big creature brings that the kernel does not play
   yet, each with why. Both policies and every morale play with big creatures (``kernel.bigtactics`` is the
   tactical policy's geometry between spaces; the runner leaves the tactical policy with big fliers, squeezed
-  starts and walls or light to the engine, ``runner._big_tactical_refusals``).
+  starts and walls or light to the engine, ``kernel.bigrefusals``).
 * ``fp_lit``: the light on the best-lit square of a space of each side at each anchor (``bigsight.light_table``);
   lines of sight and effect between spaces are asked in the fight (:mod:`sftactics.sim.kernel.bigsight`).
 """
