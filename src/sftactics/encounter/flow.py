@@ -16,10 +16,9 @@
 from __future__ import annotations
 
 from sftactics.core.breakdown import explain
-from sftactics.core.check import CheckKind, resolve
 from sftactics.encounter import confusion, timing
+from sftactics.encounter.condition_saves import SAVED, reflex_to_end
 from sftactics.encounter.events import (
-    CheckMade,
     CombatantChanged,
     CombatEnded,
     InitiativeRolled,
@@ -30,7 +29,7 @@ from sftactics.encounter.events import (
     TurnSkipped,
     TurnStarted,
 )
-from sftactics.encounter.outcomes import breakdown_data, check_data, damage_data, injury_data
+from sftactics.encounter.outcomes import breakdown_data, damage_data, injury_data
 from sftactics.encounter.state import Combatant, Encounter, StartAt
 from sftactics.encounter.tx import Tx
 from sftactics.sf1e import conditions as cond
@@ -282,8 +281,8 @@ def _ticks(tx: Tx, cid: str) -> None:
         data = damage_data(droll, outcome, res, cr, dice=tx.dice.history[mark:], kind="condition", source=inst.name,
                            options=tx.state.options)  # fmt: skip
         tx.creature(cid, res.creature, damage=data)
-        if inst.name in _SAVED:
-            taken = _SAVED[inst.name][0]
+        if inst.name in SAVED:
+            taken = SAVED[inst.name][0]
             c = tx.state.get(cid)
             tx.emit(CombatantChanged(id=cid, changes={taken: getattr(c, taken) + outcome.amount}))
 
@@ -295,7 +294,7 @@ def end_turn(tx: Tx, cid: str) -> None:
     if cr.has("dying"):
         res = injury.dying_end_of_turn(cr, rnd, options=tx.state.options)
         tx.creature(cid, res.creature, injury=injury_data(res))
-    for name in _SAVED:
+    for name in SAVED:
         _reflex_ends(tx, cid, name)
     for eid in timing.due(tx.state, at="turn_end", who=cid):
         tx.end_effect(eid, f"{cid}'s turn ended")
@@ -306,36 +305,18 @@ def end_turn(tx: Tx, cid: str) -> None:
 #: damage taken this round (the DC) and of the consecutive attempts, and what a success says. Corroding works
 #: like burning with acid (the corrode critical effect; ``conditions`` "corroding"), so it is saved against the
 #: same way, on its own: its own damage sets its DC and its own attempts count.
-_SAVED: dict[str, tuple[str, str, str]] = {
-    "burning": ("burn_taken", "burn_saves", "puts out the flames"),
-    "corroding": ("corrode_taken", "corrode_saves", "shakes off the acid"),
-}
-
-
 def _reflex_ends(tx: Tx, cid: str, name: str) -> None:
     """CON-05: a burning (or corroding) creature attempts a Reflex save at the end of its turn (inventory
-    default) against DC 10 + the damage that condition dealt it this round, +2 per previous consecutive attempt;
-    success ends the condition."""
-    taken, saves, success = _SAVED[name]
+    default; ``condition_saves.reflex_to_end``); a creature no longer under it has its count of saves reset."""
+    saves, success = SAVED[name][1:]
     cr = tx.state.creature(cid)
     c = tx.state.get(cid)
     if not cr.has(name) or cr.has("dead"):
         if getattr(c, saves):
             tx.emit(CombatantChanged(id=cid, changes={saves: 0}))
         return
-    dc = cond.burning_save_dc(getattr(c, taken))
-    bonus = stats.save_bonus(cr, "ref", options=tx.state.options)
-    extra = cond.burning_save_bonus(getattr(c, saves), False, condition=name)
-    if extra:
-        bonus = bonus.plus(*extra)
-    r = resolve(CheckKind.SAVE, bonus, dc, tx.dice, purpose=f"{cid} {name} save")
-    tx.emit(CheckMade(id=cid, what=f"Reflex save against {name} (CON-05)", success=r.success, check=check_data(r)))
-    if r.success:
-        new = cr.with_state(conditions=tuple(i for i in cr.state.conditions if i.name != name))
-        tx.creature(cid, new, [f"{cid} {success} (CON-05)"])
-        tx.emit(CombatantChanged(id=cid, changes={saves: 0}))
-    else:
-        tx.emit(CombatantChanged(id=cid, changes={saves: getattr(c, saves) + 1}))
+    reflex_to_end(tx, cid, name, smothering=False, what=f"Reflex save against {name} (CON-05)",
+                  purpose=f"{cid} {name} save", note=f"{cid} {success} (CON-05)")  # fmt: skip
 
 
 # ---------------------------------------------------------------- the end

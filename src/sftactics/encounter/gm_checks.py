@@ -16,8 +16,9 @@ from sftactics.core.check import CheckKind, resolve
 from sftactics.core.errors import RuleViolation, SftError
 from sftactics.dice import parse
 from sftactics.encounter.commands import AreaEffect, Check, Smother, StabilityCheck
+from sftactics.encounter.condition_saves import reflex_to_end
 from sftactics.encounter.effects import area_effect, build_area
-from sftactics.encounter.events import CheckMade, CombatantChanged
+from sftactics.encounter.events import CheckMade
 from sftactics.encounter.outcomes import check_data, injury_data
 from sftactics.encounter.state import Combatant
 from sftactics.encounter.tx import Tx
@@ -141,16 +142,5 @@ def do_smother(tx: Tx, cmd: Smother, ctx: Ctx) -> None:
     if not c.creature.has("burning"):
         raise RuleViolation("CON-05", f"{c.id} is not burning: there are no flames to smother")
     _spend(tx, c, "full", "smother the flames", "CON-05", ctx)  # type: ignore[arg-type]
-    c = tx.state.get(c.id)
-    cr = c.creature
-    dc = cond.burning_save_dc(c.burn_taken)
-    bonus = stats.save_bonus(cr, "ref", options=tx.state.options)
-    bonus = bonus.plus(*cond.burning_save_bonus(c.burn_saves, True))
-    r = resolve(CheckKind.SAVE, bonus, dc, tx.dice, purpose=f"{c.id} smothers the flames")
-    tx.emit(CheckMade(id=c.id, what="Reflex save smothering the flames (CON-05)", success=r.success,
-                      check=check_data(r)))  # fmt: skip
-    if r.success:
-        tx.creature(c.id, cond.remove_condition(cr, "burning"), [f"{c.id} smothers the flames (CON-05)"])
-        tx.emit(CombatantChanged(id=c.id, changes={"burn_saves": 0}))
-    else:  # an attempt like any other: the next one gets +2 more
-        tx.emit(CombatantChanged(id=c.id, changes={"burn_saves": c.burn_saves + 1}))
+    reflex_to_end(tx, c.id, "burning", smothering=True, what="Reflex save smothering the flames (CON-05)",
+                  purpose=f"{c.id} smothers the flames", note=f"{c.id} smothers the flames (CON-05)")  # fmt: skip
