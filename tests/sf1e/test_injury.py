@@ -753,3 +753,13 @@ def test_temporary_hit_points_absorb_first(temp: int, amount: int) -> None:
     else:
         assert r.creature.state.temp_hp == 0
     assert r.temp_lost + r.sp_lost + r.hp_lost + r.overflow == amount
+
+
+@rule("INJ-11", "ABL-05", "CON-21")
+def test_a_helpless_creature_keeps_its_maximum_resolve() -> None:
+    """Dexterity treated as 0 while helpless is no damage or drain: a dying character whose key ability is Dex
+    keeps 12 maximum RP, so stabilizing costs 12 // 4 = 3 (not 1, as 12 - 7 lost modifier points would give)."""
+    c = apply_damage(pc(rp=12, key_ability="dex").with_state(hp=10, sp=0, rp=12), 10).creature
+    assert c.has(DYING) and stats.ability_mod(c, "dex").total == -5
+    assert stats.max_rp(c).total == 12
+    assert stabilize_cost(c) == 3

@@ -68,12 +68,13 @@ def ability_score(c: Creature, ability: Ability, *, include_damage: bool = True)
 def ability_mod(c: Creature, ability: Ability, *, pools: bool = False) -> Breakdown:
     """An ability modifier with its adjustments: drain lowers the score (ABL-08), every 2 points of damage
     or of ability penalty lower the modifier by 1 (ABL-01, ABL-07); a helpless or paralyzed creature's
-    Dexterity modifier is -5 (CON-21, CON-27). With ``pools`` (for SP/RP), penalties are left out."""
+    Dexterity modifier is -5 (CON-21, CON-27). With ``pools`` (for SP/RP), penalties and the helpless or
+    paralyzed Dexterity are left out: pools drop only for damage and drain (ABL-04, ABL-05)."""
     label = f"{NAMES[ability]} modifier"
     base = c.stat.base_mod(ability)
     if base is None:
         return Breakdown(label, 0, ())
-    if ability == "dex" and any(d.dex_zero for d in cond.active(c).values()):
+    if ability == "dex" and not pools and any(d.dex_zero for d in cond.active(c).values()):
         why = "helpless" if "helpless" in cond.active(c) else "paralyzed"
         return Breakdown(label, -5, (Term(-5, f"Dexterity treated as 0 ({why})", "CON-21", B),))
     terms = [Term(base, label, "GEN-02", B)]
