@@ -54,7 +54,8 @@ def test_the_map_limit_is_the_grids() -> None:
 
 @pytest.mark.parametrize("text", ["100d6", "1d%", "1d16", "1d3+2", "25d10", "10000", "1+" * 19 + "1", "50d6+50d4"])
 def test_real_dice_are_accepted(text: str) -> None:
-    parse(text)
+    lo, hi = parse(text).bounds()
+    assert 1 <= lo <= hi <= 10000
 
 
 @pytest.mark.parametrize(
