@@ -1,10 +1,8 @@
-"""The compiled kernel's batches give the same results from one version to the next.
+"""The compiled kernel's numbers become the same results from one version to the next.
 
-Speed work on the kernel (``sim/kernel/run.py`` turning the numbers into results, the simple turn loop) must
-not change a single fight: these tests play fixed seed lists of the benchmark encounter and compare every
-field of every :class:`~sftactics.sim.stats.FightResult` with a digest recorded from the code before that work.
-A deliberate change of a rule the benchmark plays changes the digests too: then record the new ones (the
-message prints them) and say so in the commit.
+Speed work on the kernel (``sim/kernel/run.py`` turning a batch's arrays into
+:class:`~sftactics.sim.stats.FightResult` values) must not change a single field: the conversion is compared
+with the plain one it replaced, over every way a fight ends and every cause of death.
 """
 
 from __future__ import annotations
