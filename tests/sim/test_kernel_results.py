@@ -2,11 +2,15 @@
 
 Speed work on the kernel (``sim/kernel/run.py`` turning a batch's arrays into
 :class:`~sftactics.sim.stats.FightResult` values) must not change a single field: the conversion is compared
-with the plain one it replaced, over every way a fight ends and every cause of death.
+with the plain one it replaced, over every way a fight ends and every cause of death; and a fixed list of the
+benchmark's fights played by the kernel gives, field for field, the results recorded before that work (a
+deliberate change of a rule the benchmark plays changes that digest too: record the new one and say so).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import cache
 from typing import Any
 
@@ -18,6 +22,8 @@ from sftactics.sim.fight import death_cause
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import run as kernel_run
 from sftactics.sim.kernel.model import compile_encounter
+from sftactics.sim.kernel.run import kernel_batch
+from sftactics.sim.runner import fight_seed
 from sftactics.sim.stats import CombatantOutcome, FightResult
 
 
@@ -84,3 +90,20 @@ def test_the_numbers_become_the_same_results_as_before() -> None:
     assert got == [_plain_result(comp, who, f[i], r[i], i, 1000 + i, 50) for i in range(k)]
     assert {g.reason for g in got} >= {"round limit 50 reached (CF-02)", "no one can fight on (CF-02)"}
     assert {c.death_cause for g in got for c in g.combatants} > {None}
+
+
+#: The simple policy's fights 0..399 of seed 0 on the benchmark (``fight_seed(0, i)``): the digest of every
+#: result's fields, the party's wins, the rounds and the deaths, recorded from the kernel before the speed work.
+RECORDED = {"digest": "977113190db3b624", "party_wins": 400, "rounds": 2056, "deaths": 1600}
+
+
+def test_a_fixed_seed_list_gives_the_recorded_results() -> None:
+    n = 400
+    results = kernel_batch(_benchmark(), [fight_seed(0, i) for i in range(n)], list(range(n)), 50, {"*": "simple"})
+    text = json.dumps([r.to_dict() for r in results], sort_keys=True)
+    assert {
+        "digest": hashlib.sha256(text.encode()).hexdigest()[:16],
+        "party_wins": sum(r.winner == "party" for r in results),
+        "rounds": sum(r.rounds for r in results),
+        "deaths": sum(c.died for r in results for c in r.combatants),
+    } == RECORDED
