@@ -144,7 +144,7 @@ def test_a_squeezed_start_is_the_engines_squeezing() -> None:
     assert unsupported(enc) == []
     assert big_tactical_refusals(enc, {"*": "tactical"}) == [
         "Ogre: the tactical policy with a creature bigger than a square that starts squeezed "
-        "(grid.squeezing.squeezed_at; not yet held to the engine with kernel.bigtactics)"
+        "(grid.squeezing.squeezed_at; kernel.bigtactics values attacks without squeezing's -2)"
     ]
     assert big_tactical_refusals(ogre_room(), {"*": "tactical"}) == []
     assert not any("squeezed" in w for w in big_tactical_refusals(astride(), {"*": "tactical"}))
