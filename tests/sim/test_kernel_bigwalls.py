@@ -118,8 +118,13 @@ def test_the_kernel_takes_big_creatures_among_walls_and_light() -> None:
 
 @pytest.mark.rule("MOV-19")
 def test_a_big_creature_across_a_wall_on_an_edge_is_not_squeezed() -> None:
-    assert unsupported(astride()) == []
-    assert unsupported(_ogre_at([7, 4])) == ["Ogre: starts squeezed (MOV-19's penalties: the engine's)"]
+    """The ogre astride the wall on the edge is not squeezed; in the doorway (its space holds the wall south of
+    it) it is; the kernel plays both (a squeezed start: ``test_kernel_bigtactics_walls``)."""
+    grid = gate().grid
+    assert grid is not None
+    assert not squeezed_at(grid, Footprint(11, 1, 2), Size.LARGE)
+    assert squeezed_at(grid, Footprint(7, 4, 2), Size.LARGE)
+    assert unsupported(astride()) == [] and unsupported(_ogre_at([7, 4])) == []
 
 
 @pytest.mark.rule("MOV-19")

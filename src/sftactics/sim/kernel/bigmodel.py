@@ -7,8 +7,10 @@ engine when such a creature fights (:mod:`sftactics.sim.kernel.footprints` has t
   big creatures' ``zone`` and ``w_zone`` index; and the work arrays of the big movers' search.
 * :func:`big_refusals` (in ``model.unsupported``): the parts a big creature brings that the kernel does not play
   yet, each with why. Both policies and every morale play with big creatures (``kernel.bigtactics`` is the
-  tactical policy's geometry between spaces; the runner leaves the tactical policy with big fliers, squeezed
-  starts and walls or light to the engine, ``kernel.bigrefusals``).
+  tactical policy's geometry between spaces; the runner leaves the tactical policy with big fliers to the engine,
+  ``kernel.bigrefusals``). A big creature may start squeezed (``grid.squeezing.squeezed_at``, tabled by
+  ``bigsqueeze.squeeze_table``): it has squeezing's penalties where it stands, as the engine gives them at
+  ``begin``, and may not charge there.
 * ``fp_lit``: the light on the best-lit square of a space of each side at each anchor (``bigsight.light_table``);
   lines of sight and effect between spaces are asked in the fight (:mod:`sftactics.sim.kernel.bigsight`).
 """
@@ -22,12 +24,10 @@ import numpy as np
 from sftactics.encounter import space
 from sftactics.encounter import threat as enc_threat
 from sftactics.encounter.state import Combatant, Encounter
-from sftactics.grid.geometry import Footprint
 from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode
 from sftactics.grid.options import GridOptions
 from sftactics.grid.space import Size, footprint_side
-from sftactics.grid.squeezing import squeezed_at
 from sftactics.sim.kernel import bigmodes, bigsight, bigsqueeze, specials
 from sftactics.sim.kernel import footprints as fp
 from sftactics.sim.kernel.modes import HEADINGS
@@ -51,13 +51,6 @@ def big_refusals(enc: Encounter) -> list[str]:
     if grid is None or not has_big(cs):
         return []
     out: list[str] = []
-    for c in cs:
-        # the engine's squeezing (``footing.squeezing``): a square of the space off the map or too tight; a space
-        # that only straddles a wall on an edge (or an impassable square) is not squeezed and has no penalties
-        if _side(c) > 1 and c.position is not None:
-            here = Footprint(c.position[0], c.position[1], _side(c))
-            if squeezed_at(grid, here, Size(c.creature.stat.size)):
-                out.append(f"{c.id}: starts squeezed (MOV-19's penalties: the engine's)")
     if grid.width * grid.height > bigmodes.BIG_FLY_MAX_SQUARES and any(
         _side(c) > 1 and bigmodes.table_key(c)[1] is MoveMode.FLY for c in cs
     ):

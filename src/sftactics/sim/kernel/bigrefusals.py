@@ -14,12 +14,14 @@ from sftactics.encounter.state import Encounter
 
 def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[str]:
     """What the tactical kernel leaves to the engine with a creature of two squares or more (``kernel.bigtactics``
-    moves a big creature as a walker that starts unsqueezed, and is held to the engine on maps without walls or
-    light): with other movement modes, a squeezed start, or walls and light, a tactical side stays with the
-    engine."""
+    moves a big creature as a walker, squeezing on the way, and is held to the engine on maps without walls or
+    light): with other movement modes, a squeezed start (``grid.squeezing.squeezed_at``, the reading the simple
+    policy's squeezing penalties use too), or walls and light, a tactical side stays with the engine."""
+    from sftactics.grid.geometry import Footprint
     from sftactics.grid.space import Size, footprint_side
+    from sftactics.grid.squeezing import squeezed_at
     from sftactics.sf1e.stats import move_mode
-    from sftactics.sim.kernel import footprints, sight
+    from sftactics.sim.kernel import sight
 
     grid = enc.grid
     big = [c for c in enc.combatants.values() if footprint_side(Size(c.creature.stat.size)) > 1]
@@ -28,17 +30,19 @@ def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[s
     out = []
     if sight.has_walls(grid) or grid.light is not None:
         out.append("the tactical policy with a creature bigger than a square on a map with walls or light (not yet "
-                   "held to the engine: kernel.bigtactics)")  # fmt: skip
+                   "held to the engine: a big creature that withdraws by squeezing inside a space a foe threatens "
+                   "provokes in the engine, not in the kernel; a known divergence)")  # fmt: skip
     for c in big:
         mode = move_mode(c.creature)
         if mode != "land":
             out.append(f"{c.id}: the tactical policy with a creature bigger than a square that moves by its {mode} "
                        "speed (kernel.bigtactics moves it as a walker)")  # fmt: skip
-        elif c.position is not None:
-            table = footprints.big_tables(grid, Size(c.creature.stat.size))
-            if not table.fits[0, c.position[1] * grid.width + c.position[0]]:
-                out.append(f"{c.id}: the tactical policy with a creature bigger than a square that starts squeezed "
-                           "(kernel.bigtactics starts it unsqueezed)")  # fmt: skip
+        elif c.position is not None and squeezed_at(
+            grid, Footprint(*c.position, footprint_side(Size(c.creature.stat.size))), Size(c.creature.stat.size)
+        ):
+            out.append(f"{c.id}: the tactical policy with a creature bigger than a square that starts squeezed "
+                       "(grid.squeezing.squeezed_at; kernel.bigtactics values attacks without squeezing's "
+                       "-2)")  # fmt: skip
     for c in big:
         if footprint_side(Size(c.creature.stat.size)) >= 4:
             why = "choices part from the engine's in hypothesis-found fights: the engine's until mended"

@@ -421,6 +421,8 @@ def charge_fp(m: Any, st: Any, me: int, t: int, k: int) -> bool:
     reach = m.w_reach[me, k]
     if fp_reaches(here, sm, pt, stt, w, reach):
         return False  # it can already attack
+    if m.fp_sqz[sm, here]:
+        return False  # no charge while squeezing (MOV-19: the engine refuses it)
     r = max(2, reach // 5) + sm - 1
     tx, ty, mx, my = pt % w, pt // w, here % w, here // w
     ax = 2 * tx + stt - 2 * mx - sm  # twice the offsets between the centres (``attack_squares``' key)
