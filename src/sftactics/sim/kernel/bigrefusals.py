@@ -49,9 +49,4 @@ def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[s
             out.append(
                 f"{c.id}: the tactical policy with a creature of four squares a side or more (the kernel's {why})"
             )
-    riders = sorted(c.id for c in enc.combatants.values()
-                    if any(ab.rider is not None or ab.mark is not None for ab in c.creature.stat.specials))  # fmt: skip
-    if riders:
-        out.append(f"the tactical policy with trick attack or get 'em ({', '.join(riders)}) and a creature bigger "
-                   "than a square (their squares are ranked for one-square foes in kernel.classes)")  # fmt: skip
     return out

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from sftactics.sim.class_choices import MARK_SHARE
+from sftactics.sim.kernel import bigtactics as _bt
 from sftactics.sim.kernel.fight import (
     ENDED,
     FRESH,
@@ -69,7 +70,6 @@ from sftactics.sim.kernel.fight import (
     _unmark,
 )
 from sftactics.sim.kernel.footprints import fp_distance_ft
-from sftactics.sim.kernel.geo import distance_ft, flank_line
 from sftactics.sim.kernel.sight import CONCEALMENT_MISS
 from sftactics.sim.kernel.specials import T_ALLIES, T_SELF
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
@@ -367,17 +367,15 @@ def _rough(m: Any, st: Any, me: int, sq: int, t: int, k: int) -> tuple[bool, int
     """``_Turn._rough_geometry``'s numbers from ``sq`` (reach or range, flanking by position, the cover hint)."""
     if not _in_reach_or_range(m, st, me, sq, t, k):
         return False, 0, 0
-    w = m.width
     pt = st.pos[t]
-    if m.w_melee_geom[me, k]:
+    if m.w_melee_geom[me, k]:  # between spaces (``footprint_distance_ft``, ``flank_line``): a big foe's too
         flank = False
         for f in range(st.t_n[1]):
-            q = st.pos[st.t_friends[f]]
-            if distance_ft(q, pt, w) <= 5 and flank_line(sq, q, pt, w):
+            if _bt.flanks_at(m, st, me, sq, st.t_friends[f], t):
                 flank = True
                 break
         return True, _atk(m, st, me, k, t) + (m.flank_bonus if flank else 0), _ac(m, st, me, k, t)
-    bonus = _atk(m, st, me, k, t) + m.w_range[me, k, distance_ft(sq, pt, w) // 5]
+    bonus = _atk(m, st, me, k, t) + m.w_range[me, k, _bt.dist_at(m, st, me, sq, t) // 5]
     return True, bonus, _ac(m, st, me, k, t) + (m.cover_ac[COVER] if _covered_from(m, pt, sq) else 0)
 
 

@@ -1122,6 +1122,8 @@ def _hopeless(m: Any, st: Any, me: int) -> bool:
 def _retreat(m: Any, st: Any, me: int) -> bool:
     """``TacticalPolicy._retreat``: withdraw (or move) to the square farthest from the foes."""
     full = _can_full(m, st, me)
+    if not full and not _can(m, st, me, 1):
+        return False  # no move left: the engine's Move is refused (its retreat fails, the creature fights on)
     speed = m.speed[me]
     limit = 2 * speed if full else speed
     actions = 2 if full else 1
