@@ -10,6 +10,7 @@ on its own turn stays with the engine.
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from sftactics.sim.choices import without_riders_and_marks, without_specials
 from sftactics.sim.kernel import setup
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.runner import SimJob
-from tests.sim.test_kernel import FIGHTS, assert_same_fight, scripts
+from tests.sim.test_kernel import FIGHTS, SCRIPT_LENGTH, assert_same_fight, scripts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -134,6 +135,25 @@ def test_tactical_same_dice_same_fight_gun_deck(values: list[int]) -> None:
 @given(values=scripts())
 def test_same_dice_same_fight_boarding_action(values: list[int]) -> None:
     assert_same_fight(boarding(), values)
+
+
+def _seeded_script(seed: int) -> list[int]:
+    """A script as :func:`tests.sim.test_kernel.scripts` draws its tail, from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    low = rng.choice([0.0, 0.3, 0.7, 1.0])
+    return [rng.randint(1, 4) if rng.random() < low else rng.randint(1, 20) for _ in range(SCRIPT_LENGTH)]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="known divergence (issue 22, open): the tactical kernel with cover imposed by the GM parts from the "
+    "engine (refused by the runner until mended)",
+)
+def test_tactical_same_dice_same_fight_gun_deck_known_divergence() -> None:
+    """Round 2: skip tracer 1 (cover imposed against everyone) attacks Krask, then steps to (14, 1) in the engine and
+    to (14, 2) in the kernel (the safest step after an attack); the dice part later, at Krask's grenade."""
+    assert_same_fight(gun_deck(), _seeded_script(0), policy="tactical")
 
 
 def test_imposed_cover_with_the_tactical_policy_stays_with_the_engine() -> None:

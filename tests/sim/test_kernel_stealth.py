@@ -10,17 +10,21 @@ the engine's roll the same dice in the same order and end the same.
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 
 from sftactics.encounter.state import Encounter
+from sftactics.io.scenario import load_scenario
 from sftactics.sf1e.senses import Awareness
 from sftactics.sim.kernel import stealth
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.kernel.run import kernel_fight
 from tests.sim.test_kernel import FIGHTS, _build, assert_same_fight, scripts
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # Pillars and a dim east end (the envoy has neither low-light vision nor darkvision: a foe there is concealed
 # from her, VIS-03); the gang starts hidden among the pillars.
@@ -59,13 +63,13 @@ def dim_deck() -> Encounter:
     aware of presence); the whole gang starts hidden. The party Searches first; the gang gives its hiding up
     when it attacks."""
     party: list[dict[str, Any]] = [
-        {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [1, 3],
+        {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [1, 4],
          "aware_of": {"Tracer 1": "aware_of_presence"}},
         {"id": "Vela", "side": "party", "statblock": "pregen-envoy-2", "at": [2, 1],
          "aware_of": {"Goblin": "aware_of_presence"}},
     ]  # fmt: skip
     gang: list[dict[str, Any]] = [
-        {"id": "Tracer 1", "side": "gang", "statblock": "skip-tracer", "at": [12, 2], "hidden": True},
+        {"id": "Tracer 1", "side": "gang", "statblock": "skip-tracer", "at": [12, 4], "hidden": True},
         {"id": "Tracer 2", "side": "gang", "statblock": "skip-tracer", "at": [12, 6], "hidden": True},
         {"id": "Goblin", "side": "gang", "statblock": "space-goblin", "at": [14, 3], "hidden": True},
     ]
@@ -106,14 +110,15 @@ def test_the_kernel_plays_hidden_starts_and_searches() -> None:
 
 
 @pytest.mark.rule("SEN-05", "SEN-09")
-def test_a_search_rolls_stealth_then_perception_for_every_foe_not_yet_perceived() -> None:
-    # the first turns: initiative (5 d20), then the party's Search: a Stealth and a Perception d20 per foe
-    fight = kernel_fight(dark_halls(), seed=3, max_rounds=3)
-    checks = fight.of_kind("search")
-    assert checks, "the party searched"
-    first = checks[0]
-    assert first[3] == 2  # the ksarik: in the dark, heard at most: +40 unseen to its Stealth
-    assert first[4] >= 40
+def test_the_party_that_knows_of_the_sniper_searches_for_the_hidden_gang() -> None:
+    enc = load_scenario(ROOT / "scenarios" / "sniper-nest.yaml")
+    ids = list(enc.combatants)
+    rows = [r for seed in range(6) for r in kernel_fight(enc, seed=seed, max_rounds=3).of_kind("search")]
+    assert rows, "the party searched"
+    for r in rows:  # (kind, round, observer, target, Stealth total, Perception total, noticed, state after)
+        assert enc.combatants[ids[r[2]]].side == "party" and enc.combatants[ids[r[3]]].side == "gang"
+        assert r[6] == int(r[5] > r[4]) or r[5] == r[4]  # the higher total notices (a tie: the higher bonus)
+        assert r[7] >= int(Awareness.AWARE_OF_PRESENCE) if r[6] else r[7] <= int(Awareness.AWARE_OF_PRESENCE)
 
 
 @pytest.mark.rule("SEN-03", "SEN-04", "SEN-05", "SEN-08", "SEN-09", "MOD-20", "VIS-03")
