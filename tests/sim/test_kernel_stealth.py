@@ -23,6 +23,7 @@ from sftactics.sim.kernel import stealth
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.kernel.run import kernel_fight
 from tests.sim.test_kernel import FIGHTS, _build, assert_same_fight, scripts
+from tests.sim.test_kernel_sight import HALLS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,3 +148,43 @@ def test_same_dice_same_fight_dark_halls(values: list[int]) -> None:
 @given(values=scripts())
 def test_tactical_same_dice_same_fight_dark_halls(values: list[int]) -> None:
     assert_same_fight(dark_halls(), values, policy="tactical")
+
+
+@cache
+def goo_halls() -> Encounter:
+    """A gray goo (Foundry data: darkvision, and a sense through (vision) of 60 ft) in the east room of two halls
+    joined by a doorway. The engine's perception gives ``senses.observe`` no barriers, so the sense through never
+    reaches past a wall (SEN-13: the map does not say what its walls are made of); the kernel plays it so."""
+    from sftactics.io.foundry import import_paths
+
+    report = import_paths([ROOT / "tests" / "data" / "foundry-sfrpg" / "creatures" / "gray_goo.json"])
+    goo = report.imported[0].statblock
+    return _build(
+        "goo-halls",
+        HALLS,
+        [
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-2", "at": [2, 1]},
+            {"id": "Vela", "side": "party", "statblock": "pregen-envoy-2", "at": [1, 4]},
+            {"id": "Goo", "side": "gang", "statblock": goo, "at": [15, 2]},
+        ],
+    )
+
+
+@pytest.mark.rule("SEN-13")
+def test_a_sense_through_on_a_map_with_walls_plays_in_the_kernel() -> None:
+    assert "sense through" in goo_halls().combatants["Goo"].creature.stat.senses
+    assert unsupported(goo_halls()) == []
+
+
+@pytest.mark.rule("SEN-13", "SEN-04", "VIS-05")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_goo_halls(values: list[int]) -> None:
+    assert_same_fight(goo_halls(), values)
+
+
+@pytest.mark.rule("SEN-13", "SEN-04", "VIS-05")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_goo_halls(values: list[int]) -> None:
+    assert_same_fight(goo_halls(), values, policy="tactical")
