@@ -3,13 +3,14 @@
 A scenario may say who has noticed whom when the fight begins (a pair set below what the senses give: the
 target hides from that observer until it attacks), give a creature cover the map cannot draw (a GM's call,
 against named attackers or everyone), and start with a grapple under way. The kernel plays them as the engine's
-``begin`` sets them up (``encounter.gm_setup``); combatants that start hidden (Stealth rolled against every
-observer's Perception) stay with the engine, and so does a grapple the held creature would have to live through
-on its own turn.
+``begin`` sets them up (``encounter.gm_setup``); combatants that start hidden and pairs aware of presence (Searches)
+play in the kernel too (tests/sim/test_kernel_stealth.py); a grapple the held creature would have to live through
+on its own turn stays with the engine.
 """
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from sftactics.sim.choices import without_riders_and_marks, without_specials
 from sftactics.sim.kernel import setup
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.runner import SimJob
-from tests.sim.test_kernel import FIGHTS, assert_same_fight, scripts
+from tests.sim.test_kernel import FIGHTS, SCRIPT_LENGTH, assert_same_fight, scripts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,16 +97,21 @@ def test_the_kernel_plays_the_setup_and_says_what_it_leaves() -> None:
 
 
 @pytest.mark.rule("SEN-03", "SEN-04", "SEN-08", "MOD-20")
-def test_a_pair_set_at_presence_and_hidden_starts_stay_with_the_engine() -> None:
+def test_a_pair_set_at_presence_and_hidden_starts_with_a_grapple_stay_with_the_engine() -> None:
+    # the kernel plays both (``kernel.stealth``, tests/sim/test_kernel_stealth.py), but not beside a grapple
+    # under way (grappled's -2 to the held creature's skill checks)
     data = {"map": DECK, "combatants": [dict(c) for c in _CREW]}
     data["combatants"][0] = {**_CREW[0], "aware_of": {"Tracer 1": "aware_of_presence"}}
-    assert unsupported(_scenario("presence", data)) == [
-        "awareness set by the scenario to aware of presence (Searches: the engine's)"
-    ]
+    assert unsupported(_scenario("presence", data)) == []
+    grapple = "Stealth and Searches with a grapple under way (grappled's -2 to skill checks: the engine's)"
+    held = {
+        **data,
+        "timeline": {"round": 2, "turn": "Goblin"},
+        "grapples": [{"grappler": "Goblin", "grappled": "Vela"}],
+    }
+    assert unsupported(_scenario("presence-held", held)) == [grapple]
     data["combatants"][0] = {**_CREW[0], "aware_of": {}, "hidden": True}
-    assert unsupported(_scenario("hidden", data)) == [
-        "Krask: hidden (Stealth: who notices whom is rolled, and Searches; the engine's)"
-    ]
+    assert unsupported(_scenario("hidden", data)) == []
     timed = {"map": DECK, "combatants": _CREW, "cover": [{"target": "Goblin", "cover": "partial", "rounds": 2}]}
     assert unsupported(_scenario("timed", timed)) == ["cover imposed for a number of rounds (the engine's)"]
 
@@ -129,6 +135,25 @@ def test_tactical_same_dice_same_fight_gun_deck(values: list[int]) -> None:
 @given(values=scripts())
 def test_same_dice_same_fight_boarding_action(values: list[int]) -> None:
     assert_same_fight(boarding(), values)
+
+
+def _seeded_script(seed: int) -> list[int]:
+    """A script as :func:`tests.sim.test_kernel.scripts` draws its tail, from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    low = rng.choice([0.0, 0.3, 0.7, 1.0])
+    return [rng.randint(1, 4) if rng.random() < low else rng.randint(1, 20) for _ in range(SCRIPT_LENGTH)]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="known divergence (issue 22, open): the tactical kernel with cover imposed by the GM parts from the "
+    "engine (refused by the runner until mended)",
+)
+def test_tactical_same_dice_same_fight_gun_deck_known_divergence() -> None:
+    """Round 2: skip tracer 1 (cover imposed against everyone) attacks Krask, then steps to (14, 1) in the engine and
+    to (14, 2) in the kernel (the safest step after an attack); the dice part later, at Krask's grenade."""
+    assert_same_fight(gun_deck(), _seeded_script(0), policy="tactical")
 
 
 def test_imposed_cover_with_the_tactical_policy_stays_with_the_engine() -> None:

@@ -42,7 +42,7 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.options import DEFAULT_OPTIONS, Sf1eOptions
 from sftactics.sf1e.statblock import Weapon
 from sftactics.sf1e.state import ConditionInstance
-from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, riders, specials
+from sftactics.sim.kernel import bigmodel, blasts, bodies, geo, modes, parts, riders, specials, stealth
 from sftactics.sim.kernel import setup as setup_mod
 from sftactics.sim.kernel import sight as sight_mod
 from sftactics.sim.kernel import tables as tables_mod
@@ -265,6 +265,10 @@ class Model(NamedTuple):
     imp_all: I32 = np.zeros(1, dtype=np.int32)  # [N] cover imposed against everyone (area effects too)
     # attack riders and marks (trick attack, get 'em: :mod:`sftactics.sim.kernel.riders`; always set)
     rm: riders.RidersMarks = riders.empty()
+    # hidden starts and Searches (:mod:`sftactics.sim.kernel.stealth`; placeholders without them)
+    sk_on: bool = False  # someone starts hidden or aware of a foe's presence only: Searches may follow
+    sk_perc: I32 = np.zeros((1, 2), dtype=np.int32)  # [N, 2] opposed Perception, then while deafened
+    sk_stl: I32 = np.zeros(1, dtype=np.int32)  # [N] opposed Stealth
 
 
 @dataclass(frozen=True)
@@ -317,6 +321,7 @@ def unsupported(enc: Encounter) -> list[str]:
     out += bigmodel.big_refusals(enc)
     out += riders.unsupported(enc)  # trick attack and get 'em (kernel.classes plays them)
     out += setup_mod.refusals(enc)  # imposed awareness and cover, a grapple under way (``kernel.setup``)
+    out += stealth.refusals(enc)  # hidden starts and Searches (``kernel.stealth``)
     if enc.zones:
         out.append("clouds on the map (smoke: the engine's)")
     if enc.vehicles:
@@ -335,8 +340,6 @@ def _unsupported_combatant(c: Combatant, enc: Encounter) -> list[str]:
     if c.position is None:
         out.append("no position")
     out += modes.mode_refusals(c, enc.grid)
-    if c.hidden:
-        out.append("hidden (Stealth: who notices whom is rolled, and Searches; the engine's)")
     if not c.aware and enc.start_at is not None:
         out.append("unaware in a fight already under way (the engine's)")
     if c.insignificant:
@@ -730,6 +733,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
     big = bigmodel.big_fields(cs, grid, gopts, model.zone, model.w_zone, wmax)
     model = model._replace(**{"fside": np.ones(n, dtype=np.int32), "bw_crowd_side": np.ones(n, dtype=np.int32), **big})
     model = model._replace(**setup_mod.fields(enc, cs))
+    model = model._replace(**stealth.fields(enc, cs))
     weapons = tuple(tuple(w.name for w in c.creature.stat.weapons) + specials.names(c) for c in cs)
     names = tuple(f"{k[0]} {'/'.join(sorted(k[1])) or 'untyped'}" for k in keys)
     return Compiled(model, ids, sides, weapons, names)

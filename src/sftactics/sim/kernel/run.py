@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from sftactics.encounter.state import Encounter
 from sftactics.sim.fight import death_cause
-from sftactics.sim.kernel import abilities, geo, share, trace
+from sftactics.sim.kernel import abilities, geo, share, stealth, trace
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import loop as kl
 from sftactics.sim.kernel.model import Compiled, compile_encounter
@@ -326,6 +326,7 @@ LOG_KINDS = {
     kf.LOG_DIE: "die",
     kf.LOG_PLAN: "plan",
     abilities.LOG_ABILITY: "ability",
+    stealth.LOG_SEARCH: "search",
 }
 
 

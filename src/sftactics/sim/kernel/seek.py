@@ -9,8 +9,9 @@ visited (``st.sk_visited``); row 2 of both is a scratch memory for the tactical 
 simple policy (``st.sk_mode``). The path costs are the kernel's own search (:func:`~sftactics.sim.kernel.geo.search`),
 the same as ``grid.movement.reachable``'s.
 
-The kernel plays maps where awareness is only "observing" or "unaware" (:mod:`~sftactics.sim.kernel.sight`), so
-the Search of ``Seeker.search_check`` (for a foe known to be there but not where) never applies.
+A combatant aware of a foe's presence but not of its square (a hidden start, or a pair the scenario sets there)
+makes the Search of ``Seeker.search_check`` first, when its senses could pinpoint the foe
+(:mod:`~sftactics.sim.kernel.searches`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from sftactics.sim.kernel.fight import (
 )
 from sftactics.sim.kernel.footprints import fp_distance_ft
 from sftactics.sim.kernel.modes import search_for
+from sftactics.sim.kernel.searches import search_step
 from sftactics.sim.search import LATTICE
 
 #: The budget of a search that reaches every square of the map (``encounter.seek._FAR``).
@@ -178,6 +180,8 @@ def seek_step(m: Any, st: Any, me: int) -> bool:
     side = m.side[me]
     if note(m, st, side) > 0:
         return False
+    if search_step(m, st, me):  # aware of a foe's presence only: a Search first (``kernel.searches``)
+        return True
     target = goal(m, st, me)
     if target < 0:
         return False

@@ -8,8 +8,8 @@ GM imposes, and a grapple already under way.
   end then looks at every pair again (``perception.after_attack``, ``refresh``). The model's ``aw0`` and
   ``hide0`` are worked out here with the engine's own ``perception.observation`` at the starting squares; the
   fight's ``st.hide`` holds the pairs still hiding (its diagonal: an attacker gave its hiding up and every pair
-  is to be looked at again when the command ends). A pair set to "aware of presence" would send the policies
-  to Search (a Perception check against Stealth): the engine's.
+  is to be looked at again when the command ends). Combatants that start hidden hide from every opponent in the
+  same way; a pair aware of presence only sends the policies to Search (``kernel.stealth``).
 * **Imposed cover** (MOD-12..14): ``imp[t, a]`` the cover the GM gives ``t`` against ``a`` (against everyone it
   also counts against area effects: ``imp_all``); attacks take it when it beats the map's (a larger AC bonus;
   total cover always, and refuses the attack), and partial cover or better stops attacks of opportunity
@@ -38,6 +38,7 @@ from sftactics.sf1e import maneuvers, stats
 from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.senses import Awareness
 from sftactics.sf1e.state import ConditionInstance
+from sftactics.sim.kernel import stealth
 from sftactics.sim.kernel.geo import distance_ft
 from sftactics.sim.kernel.sight import LOCATED, OBSERVING, UNAWARE, line_of_effect, line_of_sight
 
@@ -85,12 +86,9 @@ def refusals(enc: Encounter) -> list[str]:
                    "engine's)")  # fmt: skip
     if s.awareness and enc.track_awareness:
         try:
-            pairs = imposed_pairs(enc)
+            imposed_pairs(enc)
         except (KeyError, ValueError):
-            pairs = {}
             out.append("awareness set by the scenario for combatants not on the map (the engine's)")
-        if any(v == int(Awareness.AWARE_OF_PRESENCE) for v, _ in pairs.values()):
-            out.append("awareness set by the scenario to aware of presence (Searches: the engine's)")
     at = enc.start_at
     for g in s.grapples:
         if at is None or at.turn != g.grappler:
@@ -183,24 +181,28 @@ def _ref(cr: Any, opts: Any) -> int:
 def fields(enc: Encounter, cs: list[Combatant]) -> dict[str, Any]:
     """The model's setup fields (``cs``: the combatants in the model's order, grapples taken off)."""
     s = enc.setup
-    if s is None:
+    hidden = stealth.hidden_pairs(enc)  # combatants that start hidden hide from every opponent (``kernel.stealth``)
+    if s is None and not hidden:
         return {}
     n = len(cs)
     ids = [c.id for c in cs]
     aw0 = np.full((n, n), -1, dtype=np.int32)
     hide0 = np.zeros((n, n), dtype=np.bool_)
-    if enc.track_awareness:
+    for k, v in hidden.items():
+        o, t = (ids.index(x) for x in k.split(">", 1))
+        aw0[o, t], hide0[o, t] = v, True
+    if enc.track_awareness and s is not None:
         for k, (v, hide) in imposed_pairs(enc).items():
             o, t = (ids.index(x) for x in k.split(">", 1))
-            aw0[o, t], hide0[o, t] = v, hide
+            aw0[o, t], hide0[o, t] = v, hide or bool(hide0[o, t])
     held0 = np.full(n, -1, dtype=np.int32)
     held_d = np.zeros((n, 5), dtype=np.int32)
-    for h, (g, deltas) in _held_deltas(enc, cs).items():
+    for h, (g, deltas) in _held_deltas(enc, cs).items() if s is not None else ():
         held0[h] = g
         held_d[h] = deltas
     imp = np.zeros((n, n), dtype=np.int32)
     imp_all = np.zeros(n, dtype=np.int32)
-    for spec in s.cover:
+    for spec in s.cover if s is not None else ():
         t = ids.index(spec.target)
         kind = int(CoverKind[spec.cover.upper()])
         if not spec.against:
@@ -213,7 +215,10 @@ def fields(enc: Encounter, cs: list[Combatant]) -> dict[str, Any]:
 
 
 def needs_sight(enc: Encounter) -> bool:
-    """Awareness set by the scenario: the kernel tracks who sees whom even on a map without walls."""
+    """Awareness set by the scenario, or someone hidden: the kernel tracks who sees whom even on a map without
+    walls."""
+    if stealth.needs_stealth(enc):
+        return True
     return bool(enc.setup is not None and enc.setup.awareness and enc.track_awareness)
 
 

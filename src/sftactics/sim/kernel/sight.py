@@ -7,7 +7,8 @@ the maps where no Perception check is ever needed:
 
 * walls (wall squares, walls and windows on edges) and no square that blocks sight alone (an obscuring square
   would let a creature be heard but not seen: aware of presence, Searches, total concealment);
-* every combatant has vision, and no sense that perceives through walls (:func:`sees_plainly`);
+* every combatant has vision; a sense through (SEN-13) reaches no further than the engine lets it, which is
+  never past a wall (:func:`sees_plainly`);
 * light: dim squares conceal a target from an attacker without low-light vision or darkvision (a 20% miss
   chance, :func:`dim_concealment`, rolled by the kernel as the engine rolls it); in dark squares a combatant
   sees only as far as its darkvision reaches, and where it cannot see a foe it hears it (option
@@ -79,9 +80,12 @@ def has_walls(grid: GridMap) -> bool:
 
 
 def sees_plainly(c: Combatant) -> bool:
-    """No sense of the combatant perceives through walls (sense through, SEN-13). Blindsense and blindsight
-    need a line of effect, and where a wall leaves one it leaves a line of sight too, so on the maps the kernel
-    plays vision already observes whatever they would reach."""
+    """No sense of the combatant is a sense through (SEN-13). The engine's perception gives ``senses.observe`` no
+    barriers (the map says nothing of what its walls are made of), so a sense through never reaches past a wall
+    there: the kernel plays such a creature as any other (what its stat block's senses give besides, such as the
+    darkvision of a sense through (vision), is in its parsed senses). Blindsense and blindsight need a line of
+    effect, and where a wall leaves one it leaves a line of sight too, so on the maps the kernel plays vision
+    already observes whatever they would reach."""
     return not senses.parse_senses(c.creature.stat).sense_through
 
 
@@ -186,10 +190,6 @@ def sight_refusals(grid: GridMap, combatants: Iterable[Combatant], noisy: bool =
     blind = [c.id for c in cs if not senses.parse_senses(c.creature.stat).vision]
     if blind:
         out.append(f"combatants without vision, heard but not seen ({', '.join(blind)})")
-    if has_walls(grid):
-        keen = [c.id for c in cs if not sees_plainly(c)]
-        if keen:
-            out.append(f"walls inside the map and senses that reach through them ({', '.join(keen)})")
     return out
 
 
