@@ -36,8 +36,6 @@ TACTICAL_REFUSED: dict[str, list[str]] = {
 _COVER_TACTICAL = "side {}: the tactical policy with cover imposed by the GM (the engine's for now)"
 TACTICAL_REFUSED["boarding-action"] = [_COVER_TACTICAL.format(side) for side in ("goblins", "party")]
 TACTICAL_REFUSED["gargantuan-predator"] = [
-    "Predator: the tactical policy with a creature of four squares a side or more (the kernel's choices part from "
-    "the engine's in hypothesis-found fights: the engine's until mended)",
     "the tactical policy with trick attack or get 'em (Nyx, Vela) and a creature bigger than a square (their "
     "squares are ranked for one-square foes in kernel.classes)",
 ]

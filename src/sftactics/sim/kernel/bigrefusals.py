@@ -39,12 +39,6 @@ def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[s
             if not table.fits[0, c.position[1] * grid.width + c.position[0]]:
                 out.append(f"{c.id}: the tactical policy with a creature bigger than a square that starts squeezed "
                            "(kernel.bigtactics starts it unsqueezed)")  # fmt: skip
-    for c in big:
-        if footprint_side(Size(c.creature.stat.size)) >= 4:
-            why = "choices part from the engine's in hypothesis-found fights: the engine's until mended"
-            out.append(
-                f"{c.id}: the tactical policy with a creature of four squares a side or more (the kernel's {why})"
-            )
     riders = sorted(c.id for c in enc.combatants.values()
                     if any(ab.rider is not None or ab.mark is not None for ab in c.creature.stat.specials))  # fmt: skip
     if riders:
