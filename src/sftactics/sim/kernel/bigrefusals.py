@@ -39,10 +39,6 @@ def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[s
             if not table.fits[0, c.position[1] * grid.width + c.position[0]]:
                 out.append(f"{c.id}: the tactical policy with a creature bigger than a square that starts squeezed "
                            "(kernel.bigtactics starts it unsqueezed)")  # fmt: skip
-    for c in big:
-        if footprint_side(Size(c.creature.stat.size)) >= 6:
-            out.append(f"{c.id}: the tactical policy with a Colossal creature (not yet held to the engine by the "
-                       "same-dice tests: the engine's until they pass)")  # fmt: skip
     riders = sorted(c.id for c in enc.combatants.values()
                     if any(ab.rider is not None or ab.mark is not None for ab in c.creature.stat.specials))  # fmt: skip
     if riders:
