@@ -533,3 +533,36 @@ def test_a_long_thin_wall_keeps_creatures_apart() -> None:
     zone = Body.at(m.at("A")).threatened(m.map)
     assert m.at("B") not in zone and (0, 0) in zone
     assert find_path(m.map, m.at("A"), m.at("B")) is None
+
+
+@pytest.mark.rule("ACT-55", "AOO-06", "AOO-07", "MOV-19")
+def test_a_big_withdraw_takes_the_equally_cheap_path_that_provokes_nothing() -> None:
+    """A Gargantuan creature withdraws past the rubble of the crater: two paths cost 55 ft, one leaves its
+    starting space (threatened, but exempt) by a step, the other by a squeeze and later leaves a space a foe
+    threatens. The starting space does not count, so the first is taken and nothing is provoked."""
+    grid = parse_map(
+        """
+        ##############################
+        #............................#
+        #...o.........~~.............#
+        #.............~~.......o.....#
+        #............................#
+        #....~~......................#
+        #....~~..............~~......#
+        #....................~~......#
+        #...o........................#
+        #............................#
+        ##############################
+        """
+    ).map
+    foes = {"Sorin": (2, 1), "Krask": (1, 8), "Vela": (6, 8), "Nyx": (1, 1)}
+    threats = {k: frozenset((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)) - {(x, y)}
+               for k, (x, y) in foes.items()}  # fmt: skip
+    occ = {sq: Occupant.ENEMY for sq in foes.values()}
+    mover = Mover(size=Size.GARGANTUAN, speed=40)
+    kept = find_path(grid, Footprint(1, 4, 4), (14, 6), mover, occupants=occ, threats=threats, budget_ft=80)
+    assert kept is not None and kept.provokers() == {"Sorin": 3}  # not a withdraw: the start counts
+    away = find_path(grid, Footprint(1, 4, 4), (14, 6), mover, occupants=occ, threats=threats,
+                     start_exempt=frozenset(threats), budget_ft=80)  # fmt: skip
+    assert away is not None and away.cost_ft == kept.cost_ft == 55
+    assert away.provokers() == {}

@@ -35,10 +35,6 @@ _COVER_TACTICAL = "side {}: the tactical policy with cover imposed by the GM (th
 TACTICAL_REFUSED["boarding-action"] = [_COVER_TACTICAL.format(side) for side in ("goblins", "party")]
 _STEALTH_TACTICAL = "side {}: the tactical policy with Stealth (hidden starts, Searches: the engine's for now)"
 TACTICAL_REFUSED["sniper-nest"] = [_STEALTH_TACTICAL.format(side) for side in ("gang", "party")]
-TACTICAL_REFUSED["gargantuan-predator"] = [
-    "Predator: the tactical policy with a creature of four squares a side or more (the kernel's choices part from "
-    "the engine's in hypothesis-found fights: the engine's until mended)",
-]
 
 
 def _grid_1e(path: Path) -> Encounter | None:

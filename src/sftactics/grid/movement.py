@@ -763,6 +763,26 @@ def _why_illegal(ctx: _Ctx, here: Footprint, to: Footprint) -> tuple[str, str]:
     return "MOV-14", "an opponent is in the way"
 
 
+def _exempt_start(
+    provoking: tuple[frozenset[int], frozenset[int]],
+    seed: int,
+    here: Footprint,
+    threats: Mapping[str, Collection[Square]] | None,
+    start_exempt: Collection[str],
+) -> tuple[frozenset[int], frozenset[int]]:
+    """The anchors whose leaving counts as a provocation, without the starting space when only exempt enemies
+    threaten it (a withdraw, ACT-55): leaving it provokes nothing, so a path that begins by stepping out of it
+    is not ranked behind an equally cheap one that provokes later (a big mover may leave it by a squeeze)."""
+    if not start_exempt or not threats:
+        return provoking
+    if any(s in zone for e, zone in threats.items() if e not in start_exempt for s in here.squares):
+        return provoking
+    idx, sq = divmod(seed // 36, 2)
+    out = list(provoking)
+    out[sq] = out[sq] - {idx}
+    return out[0], out[1]
+
+
 def find_path(
     grid: GridMap,
     start: Square | Footprint,
@@ -792,6 +812,7 @@ def find_path(
     want = (target.y * grid.width + target.x, 0 if target.side == ctx.sides[0] else 1)
     zone = [sq for squares in (threats or {}).values() for sq in squares]
     provoking = (ctx.anchor_set(zone, 0), ctx.anchor_set(zone, 1) if ctx.squeeze_large else frozenset())
+    provoking = _exempt_start(provoking, seed, here, threats, start_exempt)
     budget = budget_ft if budget_ft is not None else _SHIFT - 1
     dist, parent = _search(ctx, {seed: 0}, budget, provoking=provoking, goal=want)
     ends = [(k, st) for st, k in dist.items() if ctx.decode(st)[:2] == want and ctx.can_stop(st)]

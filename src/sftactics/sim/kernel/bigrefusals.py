@@ -43,10 +43,4 @@ def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[s
             out.append(f"{c.id}: the tactical policy with a creature bigger than a square that starts squeezed "
                        "(grid.squeezing.squeezed_at; kernel.bigtactics values attacks without squeezing's "
                        "-2)")  # fmt: skip
-    for c in big:
-        if footprint_side(Size(c.creature.stat.size)) >= 4:
-            why = "choices part from the engine's in hypothesis-found fights: the engine's until mended"
-            out.append(
-                f"{c.id}: the tactical policy with a creature of four squares a side or more (the kernel's {why})"
-            )
     return out
