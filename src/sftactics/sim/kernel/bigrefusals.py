@@ -14,12 +14,11 @@ from sftactics.encounter.state import Encounter
 
 def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[str]:
     """What the tactical kernel leaves to the engine with a creature of two squares or more (``kernel.bigtactics``
-    moves a big creature as a walker that starts unsqueezed, and is held to the engine on maps without walls or
-    light): with other movement modes, a squeezed start, or walls and light, a tactical side stays with the
-    engine."""
+    moves a big creature by its own mode, a flier with its headings (``kernel.bigtacmodes``), from an unsqueezed
+    start, and is held to the engine on maps without walls or light): with a squeezed start, or walls and light,
+    a tactical side stays with the engine."""
     from sftactics.grid.space import Size, footprint_side
-    from sftactics.sf1e.stats import move_mode
-    from sftactics.sim.kernel import footprints, sight
+    from sftactics.sim.kernel import bigmodes, sight
 
     grid = enc.grid
     big = [c for c in enc.combatants.values() if footprint_side(Size(c.creature.stat.size)) > 1]
@@ -30,12 +29,8 @@ def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[s
         out.append("the tactical policy with a creature bigger than a square on a map with walls or light (not yet "
                    "held to the engine: kernel.bigtactics)")  # fmt: skip
     for c in big:
-        mode = move_mode(c.creature)
-        if mode != "land":
-            out.append(f"{c.id}: the tactical policy with a creature bigger than a square that moves by its {mode} "
-                       "speed (kernel.bigtactics moves it as a walker)")  # fmt: skip
-        elif c.position is not None:
-            table = footprints.big_tables(grid, Size(c.creature.stat.size))
+        if c.position is not None:  # the tables of its mode: a flier's space fits over a pool (kernel.bigmodes)
+            table = bigmodes.big_mode_tables(grid, bigmodes.table_key(c))
             if not table.fits[0, c.position[1] * grid.width + c.position[0]]:
                 out.append(f"{c.id}: the tactical policy with a creature bigger than a square that starts squeezed "
                            "(kernel.bigtactics starts it unsqueezed)")  # fmt: skip
