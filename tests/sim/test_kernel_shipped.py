@@ -23,12 +23,10 @@ FIGHTS = 40
 #: What the kernel still leaves to the engine, per scenario (walls, light and perception; sizes and movement
 #: modes; a scenario's setup: the parts of issue 22 other work adds).
 STILL_REFUSED: dict[str, list[str]] = {}
-#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: a big creature
-#: that does not walk (``kernel.bigtactics`` plays big walkers with the tactical policy).
+#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: trick attack and
+#: get 'em against a big foe (``kernel.bigtactics`` plays big walkers, and ``kernel.bigtacmodes`` big fliers).
 TACTICAL_REFUSED: dict[str, list[str]] = {
     "melee-brawl": [
-        "Barathu: the tactical policy with a creature bigger than a square that moves by its fly speed "
-        "(kernel.bigtactics moves it as a walker)",
         "the tactical policy with trick attack or get 'em (Nyx, Vela) and a creature bigger than a square (their "
         "squares are ranked for one-square foes in kernel.classes)",
     ],
