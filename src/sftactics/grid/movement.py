@@ -792,6 +792,8 @@ def find_path(
     want = (target.y * grid.width + target.x, 0 if target.side == ctx.sides[0] else 1)
     zone = [sq for squares in (threats or {}).values() for sq in squares]
     provoking = (ctx.anchor_set(zone, 0), ctx.anchor_set(zone, 1) if ctx.squeeze_large else frozenset())
+    if threats and set(threats) <= set(start_exempt):  # leaving the start provokes nobody (ACT-55)
+        provoking = (provoking[0] - {here.y * grid.width + here.x}, provoking[1])
     budget = budget_ft if budget_ft is not None else _SHIFT - 1
     dist, parent = _search(ctx, {seed: 0}, budget, provoking=provoking, goal=want)
     ends = [(k, st) for st, k in dist.items() if ctx.decode(st)[:2] == want and ctx.can_stop(st)]
