@@ -47,7 +47,7 @@ def gate_wyvern() -> Encounter:
 
 
 def test_the_tactical_kernel_takes_big_fliers_swimmers_and_burrowers() -> None:
-    for enc in (aerie(), deeps(), brawl()):
+    for enc in (aerie(), brawl()):
         for morale in ("by-the-book", "cautious"):
             job = SimJob(enc, {"*": "tactical"}, engine="compiled", morale={"*": morale})
             assert job.kernel_refusals() == []
@@ -89,12 +89,15 @@ def test_tactical_same_dice_same_fight_large_fliers(values: list[int]) -> None:
     assert_same(aerie(), values, "tactical")
 
 
-@pytest.mark.rule("MOV-29", "MOV-34", "SPA-14", "MOV-04", "AOO-06", "ACT-50")
-@FIGHTS
-@given(values=scripts())
-def test_tactical_same_dice_same_fight_huge_burrower_and_swimmer(values: list[int]) -> None:
-    """A Huge burrower (under pools and crates, no charge), a Huge swimmer and a Large incorporeal walker."""
-    assert_same(deeps(), values, "tactical")
+def test_the_tactical_policy_leaves_big_swimmers_and_burrowers_to_the_engine() -> None:
+    """Hypothesis found a fight of the deeps (a Huge burrower, a Huge swimmer) where the tactical kernel's choices
+    part from the engine's: the engine's until mended."""
+    why = "(the kernel's choices part from the engine's in hypothesis-found fights: the engine's until mended)"
+    assert SimJob(deeps(), {"*": "tactical"}).kernel_refusals() == [
+        f"Worm: the tactical policy with a creature bigger than a square that moves by its burrow speed {why}",
+        f"Eel: the tactical policy with a creature bigger than a square that moves by its swim speed {why}",
+    ]
+    assert SimJob(deeps(), {"*": "simple"}).kernel_refusals() == []
 
 
 @pytest.mark.rule("MOV-32", "AOO-03", "MOD-17", "ACT-50")
@@ -104,11 +107,9 @@ def test_tactical_same_dice_same_fight_melee_brawl(values: list[int]) -> None:
     assert_same(brawl(), values, "tactical")
 
 
-@pytest.mark.rule("CF-02", "ACT-55", "MOV-32", "MOV-29")
+@pytest.mark.rule("CF-02", "ACT-55", "MOV-32")
 @FIGHTS
 @given(values=scripts())
-def test_cautious_same_dice_same_fight_with_big_fliers_and_burrowers(values: list[int]) -> None:
-    """A cautious side withdraws from big fliers and burrowers, and they from it (a flier's withdrawal with its
-    turns)."""
+def test_cautious_same_dice_same_fight_with_big_fliers(values: list[int]) -> None:
+    """A cautious side withdraws from big fliers, and they from it (a flier's withdrawal with its turns)."""
     assert_same(aerie(), values, "tactical", "cautious")
-    assert_same(deeps(), values, "tactical", "cautious")

@@ -15,8 +15,9 @@ these, which read the flier's ``(((anchor * 2 + squeezed) * 2 + parity) * 2 + sh
   turning costs included), for a flier going looking for its foes.
 
 Swimmers and climbers walk the land tables and burrowers their own (``bigmodes.table_key``), with the walker's
-states, so ``bigtactics`` plays them as it is; what their mode changes is the charge (a burrower or climber
-cannot run, so it never charges: MOV-29, MOV-30; the runner's policy then plans again without it).
+states, and a burrower or climber never charges (it cannot run: MOV-29, MOV-30); but hypothesis found a fight of
+a Huge burrower and swimmer where the tactical kernel's choices part from the engine's, so the runner leaves the
+tactical policy with them to the engine (``kernel.bigrefusals``) until that is mended.
 """
 
 from __future__ import annotations
