@@ -566,3 +566,16 @@ def test_a_big_withdraw_takes_the_equally_cheap_path_that_provokes_nothing() -> 
                      start_exempt=frozenset(threats), budget_ft=80)  # fmt: skip
     assert away is not None and away.cost_ft == kept.cost_ft == 55
     assert away.provokers() == {}
+
+
+@pytest.mark.rule("ACT-55", "MOV-19", "AOO-06")
+def test_a_withdrawing_big_mover_takes_the_path_that_provokes_nobody() -> None:
+    """Leaving the start provokes nobody when every foe is exempt (a withdrawal): of two paths of the same cost,
+    the search takes the one that leaves the start at once rather than the one that first squeezes into part of
+    the start and then leaves that threatened squeezed space."""
+    grid = parse_map("......\n......\n......\n..#...\n...#..\n......\n.....#").map
+    zone = frozenset({(1, 2), (1, 3), (4, 3), (5, 3)})
+    mover = Mover(size=Size.LARGE, speed=30)
+    path = find_path(grid, (4, 3), (3, 0), mover, threats={"foe": zone}, start_exempt={"foe"})
+    assert path is not None and path.cost_ft == 15
+    assert path.provocations == ()

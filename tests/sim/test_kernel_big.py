@@ -189,18 +189,16 @@ def test_the_kernel_takes_the_tactical_policy_and_every_morale_with_big_creature
             assert job.compiled()
 
 
-def test_the_tactical_policy_leaves_big_fliers_squeezed_starts_and_walls_to_the_engine() -> None:
-    """What ``kernel.bigtactics`` is not held to the engine on yet: a big creature that moves by another speed
-    than land, one that starts squeezed, a map with walls or light."""
+def test_the_tactical_policy_takes_big_fliers_and_leaves_walls_to_the_engine() -> None:
+    """What ``kernel.bigtactics`` is not held to the engine on yet: a map with walls or light. A big creature
+    that moves by another speed than land it plays (``kernel.bigtacmodes``)."""
     flier = {**OGRE, "name": "Test Flier", "speed": {"fly": 40}}
     room = "########\n#......#\n#......#\n#......#\n#......#\n########\n"
     enc = _build("flier", room, [
         {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [1, 1]},
         {"id": "Flier", "side": "brutes", "statblock": flier, "at": [4, 2]},
     ])  # fmt: skip
-    refusals = SimJob(enc, {"*": "tactical"}).kernel_refusals()
-    assert refusals[0] == ("Flier: the tactical policy with a creature bigger than a square that moves by its fly "
-                           "speed (kernel.bigtactics moves it as a walker)")  # fmt: skip
+    assert SimJob(enc, {"*": "tactical"}).kernel_refusals() == []
     walls = "########\n#......#\n#..#...#\n#..#...#\n#......#\n########\n"
     enc = _build("walls", walls, [
         {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [1, 1]},

@@ -23,14 +23,9 @@ FIGHTS = 40
 #: What the kernel still leaves to the engine, per scenario (walls, light and perception; sizes and movement
 #: modes; a scenario's setup: the parts of issue 22 other work adds).
 STILL_REFUSED: dict[str, list[str]] = {}
-#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: a big creature
-#: that does not walk (``kernel.bigtactics`` plays big walkers with the tactical policy).
-TACTICAL_REFUSED: dict[str, list[str]] = {
-    "melee-brawl": [
-        "Barathu: the tactical policy with a creature bigger than a square that moves by its fly speed "
-        "(kernel.bigtactics moves it as a walker)",
-    ],
-}
+#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: imposed cover and
+#: Stealth (``kernel.bigtactics`` plays big walkers, and ``kernel.bigtacmodes`` big fliers).
+TACTICAL_REFUSED: dict[str, list[str]] = {}
 _COVER_TACTICAL = "side {}: the tactical policy with cover imposed by the GM (the engine's for now)"
 TACTICAL_REFUSED["boarding-action"] = [_COVER_TACTICAL.format(side) for side in ("goblins", "party")]
 _STEALTH_TACTICAL = "side {}: the tactical policy with Stealth (hidden starts, Searches: the engine's for now)"

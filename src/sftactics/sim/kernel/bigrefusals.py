@@ -14,14 +14,16 @@ from sftactics.encounter.state import Encounter
 
 def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[str]:
     """What the tactical kernel leaves to the engine with a creature of two squares or more (``kernel.bigtactics``
-    moves a big creature as a walker, squeezing on the way, and is held to the engine on maps without walls or
-    light): with other movement modes, a squeezed start (``grid.squeezing.squeezed_at``, the reading the simple
-    policy's squeezing penalties use too), or walls and light, a tactical side stays with the engine."""
+    moves a big creature by its own mode, a flier with its headings (``kernel.bigtacmodes``), squeezing on the way,
+    and is held to the engine on maps without walls or light): with a squeezed start (``grid.squeezing.squeezed_at``,
+    the reading the simple policy's squeezing penalties use too), walls and light, or a big swimmer, climber or
+    burrower, a tactical side stays with the engine."""
     from sftactics.grid.geometry import Footprint
+    from sftactics.grid.movement import MoveMode
     from sftactics.grid.space import Size, footprint_side
     from sftactics.grid.squeezing import squeezed_at
-    from sftactics.sf1e.stats import move_mode
     from sftactics.sim.kernel import sight
+    from sftactics.sim.kernel.modes import kernel_mover
 
     grid = enc.grid
     big = [c for c in enc.combatants.values() if footprint_side(Size(c.creature.stat.size)) > 1]
@@ -33,10 +35,11 @@ def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[s
                    "held to the engine: a big creature that withdraws by squeezing inside a space a foe threatens "
                    "provokes in the engine, not in the kernel; a known divergence)")  # fmt: skip
     for c in big:
-        mode = move_mode(c.creature)
-        if mode != "land":
-            out.append(f"{c.id}: the tactical policy with a creature bigger than a square that moves by its {mode} "
-                       "speed (kernel.bigtactics moves it as a walker)")  # fmt: skip
+        mode = kernel_mover(c).mode
+        if mode in (MoveMode.SWIM, MoveMode.CLIMB, MoveMode.BURROW):
+            why = "choices part from the engine's in hypothesis-found fights: the engine's until mended"
+            out.append(f"{c.id}: the tactical policy with a creature bigger than a square that moves by its "
+                       f"{mode.value} speed (the kernel's {why})")  # fmt: skip
         elif c.position is not None and squeezed_at(
             grid, Footprint(*c.position, footprint_side(Size(c.creature.stat.size))), Size(c.creature.stat.size)
         ):

@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from sftactics.grid.geometry import Footprint
 from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.map import GridMap, Light
+from sftactics.sim.kernel.bigtacmodes import seek_field_fly
 from sftactics.sim.kernel.footprints import big_search, fp_distance_ft, state_of
 from sftactics.sim.kernel.geo import _MAPS, COVER_CACHE_LIMIT, PROV_BITS, _jit, _objmode
 from sftactics.sim.kernel.sight import (
@@ -158,6 +159,9 @@ def seek_field(m: Any, start: int, budget: int, out: NDArray[np.int32], me: int)
             m.bw_stop[layer, q] = True
             m.bw_k[layer, q] = 0
             m.bw_prov[layer, q] = False
+    if m.fly[me]:  # a flier's states have headings, and its turns cost (``bigtacmodes``)
+        seek_field_fly(m, start, budget, out, me)
+        return
     seeds = np.empty(1, dtype=np.int64)
     seeds[0] = state_of(start, 0, 0, 0)
     keys = np.zeros(1, dtype=np.int64)

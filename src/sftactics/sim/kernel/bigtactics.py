@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from sftactics.sim.kernel import bigfight as _big
+from sftactics.sim.kernel import bigtacmodes as _tm
 from sftactics.sim.kernel.blasts import ON_NEGATES
 from sftactics.sim.kernel.fight import (
     CHARGE_PENALTY,
@@ -136,6 +137,9 @@ def _search(m: Any, st: Any, c: int, seeds: Any, keys: Any) -> None:
 
 @_jit
 def _first_move(m: Any, st: Any, c: int) -> None:
+    if m.fly[c]:  # a flier's states have headings (``bigtacmodes``)
+        _tm.first_move_fly(m, st, c)
+        return
     seeds = np.empty(1, dtype=np.int64)
     seeds[0] = state_of(st.pos[c], 0, st.sc[DIAG] & 1, 0)
     _search(m, st, c, seeds, np.zeros(1, dtype=np.int64))
@@ -145,6 +149,9 @@ def _first_move(m: Any, st: Any, c: int) -> None:
 def _second_move(m: Any, st: Any, c: int) -> None:
     """The second move of a double move: from every state of the first where the mover may stop, keyed by the
     feet it cost (``reachable``'s ``seeds2``)."""
+    if m.fly[c]:
+        _tm.second_move_fly(m, st, c)
+        return
     g = m.bg[c]
     n = 8 * m.width * m.height
     count = 0
@@ -200,7 +207,7 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
     _first_move(m, st, c)
     n = m.width * m.height
     for q in range(n):
-        cost, s = _best_full(m, q)
+        cost, s = _tm.best_full_fly(m, q) if m.fly[c] else _best_full(m, q)
         st.bc2[q] = cost
         st.bs2[q] = s
         st.r2c[q] = -1
@@ -208,7 +215,7 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
     if actions == 2:
         _second_move(m, st, c)
         for q in range(n):
-            cost, s = _best_full(m, q)
+            cost, s = _tm.best_full_fly(m, q) if m.fly[c] else _best_full(m, q)
             st.r2c[q] = cost
             st.r2s[q] = s
     st.t_n[3] = actions
@@ -232,6 +239,8 @@ def midpoint_big(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
         return -1
     _done(m, st)
     _anchors(m, st, me)
+    if m.fly[me]:
+        return _tm.midpoint_fly(m, st, me, goal, speed)
     _first_move(m, st, me)
     _second_move(m, st, me)
     cap = 8 * m.width * m.height + 1

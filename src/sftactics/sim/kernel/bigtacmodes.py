@@ -1,0 +1,151 @@
+"""The tactical policy's moves for a creature of two squares or more that flies (MOV-04, MOV-19, MOV-32).
+
+:mod:`~sftactics.sim.kernel.bigtactics` plans a big mover's turn over the search of ``footprints.big_search``; a
+big flier's search keeps a heading in every state (``bigmodes.big_fly_search``: 5 ft per 45 degrees turned, no
+heading at the start of a move action), so where that module reads the walker's states it hands a flier to
+these, which read the flier's ``(((anchor * 2 + squeezed) * 2 + parity) * 2 + shifted) * 9 + heading``:
+
+* :func:`first_move_fly` and :func:`second_move_fly`: ``grid.movement.reachable``'s two searches (nothing
+  marked): one move from where the flier stands without a heading, then the second move of a double move from
+  every state of the first where it may stop, keeping the heading it arrived with and keyed by the feet spent;
+* :func:`best_full_fly`: per anchor, the state ``reachable`` keeps for its full space (the lowest total, then the
+  lowest state);
+* :func:`midpoint_fly`: ``_Turn._midpoint`` along the flier's double move;
+* :func:`seek_field_fly`: ``encounter.seek.distance_field`` for a big flier (``reachable`` with a far speed:
+  turning costs included), for a flier going looking for its foes.
+
+Swimmers and climbers walk the land tables and burrowers their own (``bigmodes.table_key``), with the walker's
+states, and a burrower or climber never charges (it cannot run: MOV-29, MOV-30); but hypothesis found a fight of
+a Huge burrower and swimmer where the tactical kernel's choices part from the engine's, so the runner leaves the
+tactical policy with them to the engine (``kernel.bigrefusals``) until that is mended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sftactics.sim.kernel.bigmodes import _can_stop, big_fly_search, fly_state_of
+from sftactics.sim.kernel.geo import PROV_BITS, _jit
+from sftactics.sim.kernel.modes import HEADINGS, NO_HEADING
+
+__all__ = ["best_full_fly", "first_move_fly", "midpoint_fly", "second_move_fly", "seek_field_fly"]
+
+_INF = 1 << 62
+_MASK = (1 << PROV_BITS) - 1
+_DIAG = 4  # ``fight.DIAG``: the scalar of the diagonals counted this turn
+
+
+@_jit
+def _search(m: Any, c: int, seeds: Any, keys: Any, budget: int) -> None:
+    g = m.bg[c]
+    big_fly_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds,
+                   keys, budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, False, False, m.hampered_diagonal_counts,
+                   -1, m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
+
+
+@_jit
+def first_move_fly(m: Any, st: Any, c: int) -> None:
+    """One move action of the flier ``c`` from where it stands, without a heading (after ``bigtactics._anchors``)."""
+    seeds = np.empty(1, dtype=np.int64)
+    seeds[0] = fly_state_of(st.pos[c], 0, st.sc[_DIAG] & 1, 0, NO_HEADING)
+    _search(m, c, seeds, np.zeros(1, dtype=np.int64), m.speed[c])
+
+
+@_jit
+def second_move_fly(m: Any, st: Any, c: int) -> None:
+    """The second move of a double move (after :func:`first_move_fly`): from every state of the first where the
+    flier may stop, with the heading it has there, keyed by the feet it cost (``reachable``'s ``seeds2``)."""
+    g = m.bg[c]
+    n = 8 * HEADINGS * m.width * m.height
+    count = 0
+    for s in range(n):
+        if m.bw_dist[s] < _INF and _can_stop(s, m.bg_stop[g], m.bw_stop):
+            count += 1
+    seeds = np.empty(count, dtype=np.int64)
+    keys = np.empty(count, dtype=np.int64)
+    j = 0
+    for s in range(n):
+        if m.bw_dist[s] < _INF and _can_stop(s, m.bg_stop[g], m.bw_stop):
+            seeds[j] = s
+            keys[j] = m.bw_dist[s] & _MASK
+            j += 1
+    _search(m, c, seeds, keys, m.speed[c])
+
+
+@_jit
+def best_full_fly(m: Any, q: int) -> tuple[int, int]:
+    """``bigtactics._best_full`` for a flier's states: (total feet, state) of the cheapest state of the full space
+    at anchor ``q`` where it may stop, or (-1, -1)."""
+    if not m.bw_stop[0, q]:
+        return -1, -1
+    per = 4 * HEADINGS  # (parity, shifted, heading) of the full space
+    first = q * 2 * per
+    best, bt = -1, _INF
+    for s in range(first, first + per):
+        d = m.bw_dist[s]
+        if d < _INF and (d & _MASK) < bt:
+            bt, best = d & _MASK, s
+    return (int(bt), best) if best >= 0 else (-1, -1)
+
+
+@_jit
+def midpoint_fly(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
+    """``bigtactics.midpoint_big`` for a flier (after ``_anchors``): along the path of the double move to
+    ``goal`` (the first move's steps, then the second's), the last anchor within one move's feet that one move
+    reaches (not squeezed)."""
+    first_move_fly(m, st, me)
+    second_move_fly(m, st, me)
+    cap = 8 * HEADINGS * m.width * m.height + 1
+    states = np.empty(cap, dtype=np.int64)
+    totals = np.empty(cap, dtype=np.int64)
+    n = 0
+    s = st.r2s[goal]
+    while s >= 0:  # the second move, back to its seed
+        states[n] = s
+        totals[n] = m.bw_dist[s] & _MASK
+        n += 1
+        s = m.bw_parent[s]
+    first_move_fly(m, st, me)
+    s = m.bw_parent[states[n - 1]]
+    while s >= 0:  # the first move, back to the start
+        states[n] = s
+        totals[n] = m.bw_dist[s] & _MASK
+        n += 1
+        s = m.bw_parent[s]
+    here = st.pos[me]
+    mid = -1
+    for i in range(n - 2, -1, -1):  # forward, the start left out
+        if totals[i] > speed:
+            break
+        q = (states[i] // HEADINGS) >> 3
+        if q != here and st.bc2[q] >= 0:
+            mid = int(q)
+    return mid
+
+
+@_jit
+def seek_field_fly(m: Any, start: int, budget: int, out: NDArray[np.int32], me: int) -> None:
+    """``bigsight.seek_field`` for a flier: the cost of the cheapest path, turns included and without a heading
+    at ``start``, to every anchor where its space (or its squeezed space) may stop, creatures ignored (the work
+    arrays already cleared of them)."""
+    g = m.bg[me]
+    seeds = np.empty(1, dtype=np.int64)
+    seeds[0] = fly_state_of(start, 0, 0, 0, NO_HEADING)
+    _search(m, me, seeds, np.zeros(1, dtype=np.int64), budget)
+    stop = m.bg_stop[g]
+    per = 4 * HEADINGS
+    for q in range(out.shape[0]):
+        best = _INF
+        for layer in range(2):
+            if layer == 1 and not stop[q]:
+                continue
+            first = (q * 2 + layer) * per
+            for s in range(first, first + per):
+                k = m.bw_dist[s]
+                if k < best:
+                    best = k
+        out[q] = -1 if best >= _INF else np.int32(best >> PROV_BITS)
+    out[start] = 0
