@@ -609,19 +609,18 @@ def test_compiled_simulation_does_not_depend_on_workers() -> None:
 
 # ---------------------------------------------------------------- what the kernel refuses
 @cache
-def hidden_ambush() -> Encounter:
-    """The corridor ambush with the skip tracer hidden (a Stealth start: the engine's)."""
+def arc_ambush() -> Encounter:
+    """The corridor ambush with the option that lets an arc strike its attacker (the engine's)."""
     enc = scenario("corridor-ambush")
-    tracer = enc.combatants["Tracer"].model_copy(update={"hidden": True})
-    return enc.model_copy(update={"combatants": {**enc.combatants, "Tracer": tracer}})
+    return enc.model_copy(update={"options": enc.options.model_copy(update={"arc_can_strike_attacker": True})})
 
 
 def test_unsupported_names_its_reasons() -> None:
     # walls, a surprise round and a knife that can hit for less than 1 (DMG-05) are the kernel's (issue 22)
     assert unsupported(scenario("corridor-ambush")) == []
-    why = unsupported(hidden_ambush())
+    why = unsupported(arc_ambush())
     text = "\n".join(why)
-    assert any(w.startswith("Tracer: hidden") for w in why)
+    assert any(w.startswith("arc_can_strike_attacker") for w in why)
     assert "critical effect burn" not in text  # burning is played by the kernel
     assert "critical effect" not in "\n".join(unsupported(scenario("dark-warehouse")))  # knockdown too
     assert unsupported(scenario("dark-warehouse")) == []  # dim light too
@@ -629,8 +628,8 @@ def test_unsupported_names_its_reasons() -> None:
         assert unsupported(scenario(name)) == []
         assert unsupported(load_scenario(SCENARIOS / f"{name}.yaml")) == []  # spells and class abilities too
     assert unsupported(benchmark()) == []
-    with pytest.raises(ValueError, match="hidden"):
-        kernel_batch(hidden_ambush(), [1], [0], 10)
+    with pytest.raises(ValueError, match="arc_can_strike_attacker"):
+        kernel_batch(arc_ambush(), [1], [0], 10)
 
 
 def test_compiled_engine_refuses_other_policies() -> None:
@@ -641,8 +640,8 @@ def test_compiled_engine_refuses_other_policies() -> None:
     with pytest.raises(ValueError, match="side beasts: the engine policy"):
         mixed.compiled()
     assert SimJob(duel(), {"*": "simple", "beasts": "tactical"}, engine="compiled").compiled()
-    with pytest.raises(ValueError, match="hidden"):
-        SimJob(hidden_ambush(), {"*": "simple"}, engine="compiled").compiled()
+    with pytest.raises(ValueError, match="arc_can_strike_attacker"):
+        SimJob(arc_ambush(), {"*": "simple"}, engine="compiled").compiled()
 
 
 def test_auto_falls_back_to_the_engine() -> None:
@@ -650,7 +649,7 @@ def test_auto_falls_back_to_the_engine() -> None:
     assert not builtin.compiled()
     assert builtin.kernel_refusals()
     assert simulate(builtin, 2, workers=1).meta["engine"] == "full"
-    ambush = SimJob(hidden_ambush(), {"*": "simple"}, seed=2, engine="auto")
+    ambush = SimJob(arc_ambush(), {"*": "simple"}, seed=2, engine="auto")
     assert not ambush.compiled()
     assert simulate(ambush, 1, workers=1).meta["engine"] == "full"
     simple = SimJob(duel(), {"*": "simple"}, seed=2, engine="auto")

@@ -165,12 +165,9 @@ def _seeded_script(seed: int) -> list[int]:
     return [rng.randint(1, 4) if rng.random() < low else rng.randint(1, 20) for _ in range(SCRIPT_LENGTH)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known divergence (issue 22, open): in the halls the ogre withdraws from (14, 1) to (15, 5), squeezing "
-    "at (14, 3) (a squeeze shift, then a step past the wall on the edge) while the soldier threatens its full space "
-    "there: the engine's withdrawal provokes the soldier's attack of opportunity, the kernel's does not. The "
-    "tactical policy with a big creature among walls and light stays with the engine (kernel.bigrefusals)",
-)
-def test_tactical_same_dice_same_fight_large_ogre_in_the_halls_known_divergence() -> None:
+@pytest.mark.rule("ACT-55", "MOV-19", "AOO-06")
+def test_tactical_same_dice_same_fight_large_ogre_withdrawing_in_the_halls() -> None:
+    """Found by a seed loop: the ogre withdraws from (14, 1) to (15, 5) past a wall on an edge while the soldier
+    threatens it. The engine once ranked a path that squeezes out of the exempt start as cheap as one that steps out
+    of it, and provoked; both now take the path that provokes nobody (``grid.movement._exempt_start``)."""
     assert_same(halls(), _seeded_script(9), "tactical")

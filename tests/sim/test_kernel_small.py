@@ -356,9 +356,10 @@ def test_the_resolve_to_stabilize_is_counted_as_the_creature_is_when_dying() -> 
     enc = obfuchsia_den()
     m = compile_encounter(enc).model
     op = enc.get("PC operative").creature
-    # an operative's Resolve comes from its Dexterity, which counts as 0 while it is helpless (dying)
+    # an operative's Resolve comes from its Dexterity; treated as 0 while it is helpless (dying), which is
+    # neither damage nor drain: its maximum Resolve, and so the cost, stays (ABL-05)
     assert injury.stabilize_cost(op) == 2
-    assert m.stab_cost[1] == injury.stabilize_cost(_down(op)) == 1
+    assert m.stab_cost[1] == injury.stabilize_cost(_down(op)) == 2
 
 
 @pytest.mark.rule("DMG-01", "DMG-08", "INJ-11", "INJ-12")

@@ -32,8 +32,7 @@ def big_tactical_refusals(enc: Encounter, policies: Mapping[str, str]) -> list[s
     out = []
     if sight.has_walls(grid) or grid.light is not None:
         out.append("the tactical policy with a creature bigger than a square on a map with walls or light (not yet "
-                   "held to the engine: a big creature that withdraws by squeezing inside a space a foe threatens "
-                   "provokes in the engine, not in the kernel; a known divergence)")  # fmt: skip
+                   "held to the engine by hypothesis-generated fights: kernel.bigtactics)")  # fmt: skip
     for c in big:
         mode = kernel_mover(c).mode
         if mode in (MoveMode.SWIM, MoveMode.CLIMB, MoveMode.BURROW):
