@@ -125,7 +125,7 @@ _NAMING = ("darkness and", "combatants without vision", "walls inside the map an
 
 def reason_key(why: str) -> str:
     """A refusal reason without the combatant's id and the weapon's name (so equal reasons tally together)."""
-    if ": " in why and not why.startswith(("weapon ", "a map", "grenades")):
+    if ": " in why and not why.startswith(("weapon ", "a map", "grenades", "the tactical policy")):
         head, rest = why.split(": ", 1)
         if not head.startswith(("lighting", "walls", "narrow", "awareness", "clouds", "zero", "NPC", "no map")):
             why = rest
@@ -215,12 +215,12 @@ def room2(large: str = "barathu") -> Any:
 
 def _room2_figure(quick: bool, large: str = "barathu", name: str = "kernel_room2_tactical") -> Figure:
     from sftactics.sim.fight import run_fight
-    from sftactics.sim.kernel.model import unsupported
     from sftactics.sim.policies import make_policy
-    from sftactics.sim.runner import fight_seed
+    from sftactics.sim.runner import SimJob, fight_seed
 
     enc = room2(large)
-    why = unsupported(enc)
+    # what ``simulate --policy tactical`` would ask: the model's refusals and the tactical policy's own
+    why = SimJob(enc, {"*": "tactical"}).kernel_refusals()
     details: dict[str, Any] = {"kernel_plays": not why, "refusals": sorted(set(map(reason_key, why)))}
     times: list[float] = []
     if not why:
