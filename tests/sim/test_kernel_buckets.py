@@ -56,7 +56,7 @@ def test_step_tables_follow_the_directions_the_buckets_assume() -> None:
         for d, (dx, dy) in enumerate(DIRECTIONS):
             if tables.step_to[i, d] >= 0:
                 assert tables.step_to[i, d] == i + dy * w + dx
-    assert (buckets._DX, buckets._DY) == tuple(zip(*DIRECTIONS, strict=True))
+    assert tuple(zip(*DIRECTIONS, strict=True)) == (buckets._DX, buckets._DY)
 
 
 @pytest.mark.rule("MOV-10", "MOV-17", "AOO-06")
