@@ -98,6 +98,7 @@ from sftactics.sim.kernel.bodies import (
 )
 from sftactics.sim.kernel.footprints import fp_distance_to_point_ft
 from sftactics.sim.kernel.geo import (
+    _count_ft,
     can_aoo_geometry,
     cover_kind,
     distance_ft,
@@ -849,6 +850,8 @@ def _approach(m: Any, st: Any, c: int, t: int) -> int:
             cost = st.best_cost[q]
             if cost <= 0:
                 continue
+            if best >= 0 and _count_ft(qx - pt % w, qy - pt // w) > bd:
+                continue  # farther than the best so far: it cannot win (distance comes first)
             best, bd, bf, bc, bx, by = _approach_pick(st, q, cost, pt, w, nm, best, bd, bf, bc, bx, by)
     if best < 0 or bd >= here:
         return -1

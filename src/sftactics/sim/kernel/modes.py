@@ -36,6 +36,7 @@ from sftactics.grid.geometry import DIRECTIONS
 from sftactics.grid.map import GridMap
 from sftactics.grid.movement import CAN_RUN, MoveMode, Mover, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
+from sftactics.sim.kernel import buckets as _buckets
 from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _jit, path_to, search, step_cost
 from sftactics.sim.kernel.sight import has_darkness
 
@@ -323,6 +324,10 @@ def search_for(
         return fly_search(to, k, m.step_diag, start, parity, budget, passable, stoppable, extra_k, provoking,
                           m.hampered_diagonal_counts, goal, dist, parent, heap, best_cost, best_prov, best_state,
                           width)  # fmt: skip
+    if _buckets.fits(start, budget, width, to.shape[0], heap.shape[0]):  # the same search, faster (buckets.py)
+        return _buckets.bucket_search(to, k, m.step_diag, start, parity, budget, passable, stoppable, extra_k,
+                                      provoking, m.hampered_diagonal_counts, goal, dist, parent, heap, best_cost,
+                                      best_prov, best_state, width)  # fmt: skip
     return search(to, k, m.step_diag, start, parity, budget, passable, stoppable, extra_k, provoking,
                   m.hampered_diagonal_counts, goal, dist, parent, heap, best_cost, best_prov, best_state,
                   width)  # fmt: skip
