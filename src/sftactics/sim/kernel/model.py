@@ -617,7 +617,7 @@ def compile_encounter(enc: Encounter, *, tactical: bool = False) -> Compiled:
                 w_crit[i, k] = CRIT_ARC
                 w_crit_n[i, k], w_crit_s[i, k] = amount[0], amount[1] if amount[0] else 0
                 w_crit_dc[i, k] = amount[2]  # the flat part rides in the DC slot (no DC)
-                akey = ("weapon", atypes, w.magic, w.materials, w.alignment, st.incorporeal, False)
+                akey = ("weapon", atypes, w.magic, w.materials, w.alignment, cr.stat.incorporeal, False)
                 w_crit_prof[i, k] = profile(akey, amount[0] * max(amount[1], 1) + amount[2])
                 continue
             if eff.name in _TICKING:
