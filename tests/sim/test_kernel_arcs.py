@@ -67,3 +67,41 @@ def test_same_dice_same_fight_with_an_arc_that_leaps() -> None:
     engine = assert_same_fight(sparks(), values)
     lines = [ln for batch in engine.fight.events for e in batch if isinstance(e, AttackMade) for ln in e.lines]
     assert any("arc 1d4 (not doubled)" in ln for ln in lines)
+
+
+# A Medium incorporeal creature with one touch (the last combatant of its room, so nothing after it in the model's
+# loops is read by mistake).
+SHADE: dict[str, Any] = {
+    "name": "Test Shade",
+    "kind": "npc",
+    "cr": "2",
+    "abilities": {"str": 0, "dex": 3, "con": 0, "int": 0, "wis": 1, "cha": 2},
+    "eac": 13,
+    "kac": 13,
+    "saves": {"fort": 2, "ref": 5, "will": 3},
+    "initiative": 3,
+    "hp": 20,
+    "incorporeal": True,
+    "weapons": [{"name": "touch", "category": "natural", "damage": "1d6+2 C", "attack_bonus": 8}],
+}
+
+
+@pytest.mark.rule("ATK-15", "SPA-12")
+def test_an_arc_from_a_corporeal_gunner_is_halved_on_an_incorporeal_creature() -> None:
+    # SPA-12: energy from a corporeal, nonmagical source is halved on an incorporeal target; the arc's damage is the
+    # gunner's, so it is halved too, whatever the other combatants are (the shade comes last in the model)
+    from sftactics.sim.kernel.model import compile_encounter
+
+    room = "########\n#......#\n#......#\n########\n"
+    enc = _build(
+        "arc-on-a-shade",
+        room,
+        [
+            {"id": "Arcer", "side": "crew", "statblock": ARCER, "at": [1, 1]},
+            {"id": "Shade", "side": "ghosts", "statblock": SHADE, "at": [5, 2]},
+        ],
+    )
+    model = compile_encounter(enc).model
+    arc = int(model.w_crit_prof[0, 0])
+    assert int(model.mit[1, arc, 4]) == 2  # 4 electricity from the arc: 2 gets through
+    assert int(model.mit[0, arc, 4]) == 4  # and in full on a corporeal creature (the gunner's ally, say)
