@@ -334,8 +334,10 @@ def no_aoo(m: Any, st: Any, e: int, c: int) -> bool:
 @_jit
 def with_imposed(m: Any, t: int, a: int, kind: int) -> int:
     """``space._with_imposed_cover``: the imposed cover of ``t`` against ``a`` (``a < 0``: an area effect, only
-    cover imposed against everyone) when it beats the map's ``kind``."""
-    if not m.setup:
+    cover imposed against everyone) when it beats the map's ``kind``. The map's total cover stays total: the
+    engine refuses the attack (or keeps the creature out of the area) before it looks at the GM's cover, which
+    never opens a line of effect the walls close (MOD-14)."""
+    if not m.setup or kind == _TOTAL:
         return kind
     imp = m.imp_all[t] if a < 0 else m.imp[t, a]
     if imp == 0:
