@@ -23,13 +23,11 @@ FIGHTS = 40
 #: What the kernel still leaves to the engine, per scenario (walls, light and perception; sizes and movement
 #: modes; a scenario's setup: the parts of issue 22 other work adds).
 STILL_REFUSED: dict[str, list[str]] = {}
-#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: imposed cover and
-#: Stealth (``kernel.bigtactics`` plays big walkers, and ``kernel.bigtacmodes`` big fliers).
+#: What the kernel leaves to the engine with the tactical policy only, before the refusals above: imposed cover
+#: (``kernel.bigtactics`` plays big walkers, and ``kernel.bigtacmodes`` big fliers).
 TACTICAL_REFUSED: dict[str, list[str]] = {}
 _COVER_TACTICAL = "side {}: the tactical policy with cover imposed by the GM (the engine's for now)"
 TACTICAL_REFUSED["boarding-action"] = [_COVER_TACTICAL.format(side) for side in ("goblins", "party")]
-_STEALTH_TACTICAL = "side {}: the tactical policy with Stealth (hidden starts, Searches: the engine's for now)"
-TACTICAL_REFUSED["sniper-nest"] = [_STEALTH_TACTICAL.format(side) for side in ("gang", "party")]
 
 
 def _grid_1e(path: Path) -> Encounter | None:

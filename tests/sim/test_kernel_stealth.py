@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 
+from sftactics.encounter.events import AttackMade
 from sftactics.encounter.state import Encounter
 from sftactics.io.scenario import load_scenario
 from sftactics.sf1e.senses import Awareness
@@ -23,7 +24,8 @@ from sftactics.sim.kernel import stealth
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.kernel.run import kernel_fight
 from sftactics.sim.runner import SimJob
-from tests.sim.test_kernel import FIGHTS, _build, assert_same_fight, scripts
+from tests.sim.test_kernel import FIGHTS, EngineRun, _build, assert_same_fight, scripts
+from tests.sim.test_kernel_setup import _seeded_script
 from tests.sim.test_kernel_sight import HALLS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,9 +100,9 @@ def dark_halls() -> Encounter:
 
 
 def test_the_kernel_plays_hidden_starts_and_searches() -> None:
-    assert SimJob(dim_deck(), {"*": "simple"}, seed=1).kernel_refusals() == []
-    why = "side {}: the tactical policy with Stealth (hidden starts, Searches: the engine's for now)"
-    assert SimJob(dim_deck(), {"*": "tactical"}, seed=1).kernel_refusals() == [why.format("gang"), why.format("party")]
+    for policy in ("simple", "tactical"):
+        assert SimJob(dim_deck(), {"*": policy}, seed=1).kernel_refusals() == []
+        assert SimJob(dark_halls(), {"*": policy}, seed=1).kernel_refusals() == []
     assert unsupported(dim_deck()) == []
     assert unsupported(dark_halls()) == []
     m = compile_encounter(dim_deck()).model
@@ -147,16 +149,50 @@ def test_same_dice_same_fight_dark_halls(values: list[int]) -> None:
     assert_same_fight(dark_halls(), values)
 
 
-@pytest.mark.skip(
-    reason="known divergence (issue 22, open): hypothesis found a tactical fight in the dark halls where the kernel "
-    "rolls a d20 where the engine rolls a d6 (dice part at roll 48); the runner leaves the tactical policy with "
-    "Stealth to the engine until it is mended"
-)
 @pytest.mark.rule("SEN-05", "SEN-06", "SEN-09", "VIS-04", "CF-08", "CF-09")
 @FIGHTS
 @given(values=scripts())
 def test_tactical_same_dice_same_fight_dark_halls(values: list[int]) -> None:
     assert_same_fight(dark_halls(), values, policy="tactical")
+
+
+def _shots_at_the_helpless_unseen(run: EngineRun) -> list[tuple[str, str, int, int, int, str]]:
+    """The engine's attacks on a helpless target (Dexterity -5) that did not see its attacker: (attacker,
+    target, natural, total, AC, outcome)."""
+    out = []
+    for batch in run.fight.events:
+        for e in batch:
+            if not isinstance(e, AttackMade) or e.result.ac is None or e.result.roll is None:
+                continue
+            terms = e.result.ac.terms
+            if [t.value for t in terms if t.label == "Dexterity"] == [-5] and any("unseen" in t.label for t in terms):
+                r = e.result
+                out.append((e.attacker, e.target, r.roll.natural, r.roll.total, r.ac.total, r.outcome))
+    return out
+
+
+@pytest.mark.rule("MOD-20", "SEN-09", "CON-21")
+def test_a_downed_target_is_flat_footed_against_an_unseen_attacker() -> None:
+    """In the dark east room the skip tracer shoots the soldier where he lies unconscious: helpless (Dexterity
+    -5) and flat-footed against an attacker he does not see (-2: a creature out of the fight keeps the awareness
+    it had, and helpless is not flat-footed), AC 7; a natural 5 (total 7) hits. The kernel once left the -2 off
+    a downed target: it missed and the dice parted."""
+    values = _seeded_script(22)
+    values[97] = 5  # the tracer's d20 at the downed soldier
+    run = assert_same_fight(dark_halls(), values, policy="tactical")
+    assert _shots_at_the_helpless_unseen(run) == [("Tracer", "Krask", 5, 7, 7, "hit")]
+
+
+@cache
+def sniper_nest() -> Encounter:
+    return load_scenario(ROOT / "scenarios" / "sniper-nest.yaml")
+
+
+@pytest.mark.rule("SEN-04", "SEN-05", "SEN-08", "SEN-09", "MOD-20")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_sniper_nest(values: list[int]) -> None:
+    assert_same_fight(sniper_nest(), values, policy="tactical")
 
 
 @cache

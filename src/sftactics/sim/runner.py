@@ -97,15 +97,11 @@ class SimJob:
         from sftactics.sim.kernel.bigrefusals import big_tactical_refusals
         from sftactics.sim.kernel.model import unsupported
         from sftactics.sim.kernel.setup import policy_refusals as setup_policy_refusals
-        from sftactics.sim.kernel.stealth import needs_stealth
 
         out = [f"side {side}: the {name} policy (the kernel plays the simple and tactical policies)"
                for side, name in self.policy_map().items() if name not in ("simple", "tactical")]  # fmt: skip
         out += big_tactical_refusals(self.encounter, self.policy_map())
         out += setup_policy_refusals(self.encounter, self.policy_map())
-        if needs_stealth(self.encounter):  # hypothesis found a tactical fight in the dark where the two part ways
-            out += [f"side {side}: the tactical policy with Stealth (hidden starts, Searches: the engine's for now)"
-                    for side, name in sorted(self.policy_map().items()) if name == "tactical"]  # fmt: skip
         return out + unsupported(self.encounter)  # every morale is the kernel's too (kernel.abilities)
 
     def compiled(self) -> bool:

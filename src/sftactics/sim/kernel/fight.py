@@ -700,8 +700,11 @@ def _one_attack(m: Any, st: Any, a: int, t: int, k: int, reaction: bool, extra: 
         return
     if m.big:  # a big creature standing squeezed: -2 AC and attack rolls (MOV-19)
         bonus, ac = bonus - _bigsqueeze.penalty(m, st, a), ac - _bigsqueeze.penalty(m, st, t)
-    if m.sight and st.aw[t, a] < OBSERVING and not _down_now(st, t) and not st.surprised[t]:
-        ac -= 2  # the defender does not see the attacker: flat-footed against it (MOD-20, SEN-09)
+    if m.sight and st.aw[t, a] < OBSERVING and not (st.surprised[t] and not _down_now(st, t)):
+        # the defender does not see the attacker: flat-footed against it (MOD-20, SEN-09), down or not (a
+        # creature out of the fight keeps the awareness it had, and helpless is not flat-footed); a surprised
+        # one already is (the two do not stack), unless it is down (its AC then is the down one, ``bodies``)
+        ac -= 2
     elif rider:
         ac += _classes.rider_ac(m, st, a, t)  # flat-footed once, whatever makes it so (CON-18)
     bonus += extra + _classes.mark_bonus(m, st, a, k, t)  # get 'em's bonus against ``t`` (kernel.classes)
