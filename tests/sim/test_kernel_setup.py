@@ -3,9 +3,10 @@
 A scenario may say who has noticed whom when the fight begins (a pair set below what the senses give: the
 target hides from that observer until it attacks), give a creature cover the map cannot draw (a GM's call,
 against named attackers or everyone), and start with a grapple under way. The kernel plays them as the engine's
-``begin`` sets them up (``encounter.gm_setup``); combatants that start hidden and pairs aware of presence (Searches)
-play in the kernel too (tests/sim/test_kernel_stealth.py); a grapple the held creature would have to live through
-on its own turn stays with the engine.
+``begin`` sets them up (``encounter.gm_setup``), with both policies; combatants that start hidden and pairs aware
+of presence (Searches) play in the kernel too (tests/sim/test_kernel_stealth.py); a grapple the held creature
+would have to live through on its own turn stays with the engine. The GM's cover square by square:
+tests/sim/test_kernel_imposed.py.
 """
 
 from __future__ import annotations
@@ -71,13 +72,6 @@ def gun_deck() -> Encounter:
 
 
 @cache
-def gun_deck_uncovered() -> Encounter:
-    """The gun deck without the GM's cover: the tactical kernel plays imposed awareness and the grapple (with
-    imposed cover the tactical policy is the engine's for now, ``setup.policy_refusals``)."""
-    return gun_deck().model_copy(update={"setup": gun_deck().setup.model_copy(update={"cover": ()})})
-
-
-@cache
 def boarding() -> Encounter:
     """The shipped boarding action, without the operative's trick attack (the engine's until the kernel plays it)."""
     return without_riders_and_marks(load_scenario(ROOT / "scenarios" / "boarding-action.yaml"))
@@ -123,11 +117,11 @@ def test_same_dice_same_fight_gun_deck(values: list[int]) -> None:
     assert_same_fight(gun_deck(), values)
 
 
-@pytest.mark.rule("SEN-03", "SEN-04", "SEN-06", "SEN-08", "MOD-09", "MOD-12", "MOD-13", "MAN-07", "CON-20")
+@pytest.mark.rule("SEN-03", "SEN-04", "SEN-06", "SEN-08", "MOD-09", "MOD-12", "MOD-13", "MOD-14", "MAN-07", "CON-20")
 @FIGHTS
 @given(values=scripts())
 def test_tactical_same_dice_same_fight_gun_deck(values: list[int]) -> None:
-    assert_same_fight(gun_deck_uncovered(), values, policy="tactical")
+    assert_same_fight(gun_deck(), values, policy="tactical")
 
 
 @pytest.mark.rule("SEN-03", "SEN-08", "MOD-13", "MAN-07", "CON-20", "CON-23")
@@ -137,6 +131,21 @@ def test_same_dice_same_fight_boarding_action(values: list[int]) -> None:
     assert_same_fight(boarding(), values)
 
 
+@pytest.mark.rule("SEN-03", "SEN-08", "MOD-09", "MOD-13", "MAN-07", "CON-20", "CON-23")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_boarding_action(values: list[int]) -> None:
+    assert_same_fight(boarding(), values, policy="tactical")
+
+
+@pytest.mark.rule("SEN-03", "SEN-04", "SEN-06", "SEN-08", "MOD-12", "MOD-14")
+def test_a_fixed_tactical_fight_on_the_gun_deck() -> None:
+    """The fight that once parted ways (the tactical kernel let the GM's cover open a line of effect a pillar
+    closes, MOD-14): round 2, skip tracer 1 (cover imposed against everyone) attacks Krask and steps away; both
+    now step to the same square and roll the same dice to the end."""
+    assert_same_fight(gun_deck(), _seeded_script(0), policy="tactical")
+
+
 def _seeded_script(seed: int) -> list[int]:
     """A script as :func:`tests.sim.test_kernel.scripts` draws its tail, from ``random.Random(seed)``."""
     rng = random.Random(seed)
@@ -144,21 +153,7 @@ def _seeded_script(seed: int) -> list[int]:
     return [rng.randint(1, 4) if rng.random() < low else rng.randint(1, 20) for _ in range(SCRIPT_LENGTH)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="known divergence (issue 22, open): the tactical kernel with cover imposed by the GM parts from the "
-    "engine (refused by the runner until mended)",
-)
-def test_tactical_same_dice_same_fight_gun_deck_known_divergence() -> None:
-    """Round 2: skip tracer 1 (cover imposed against everyone) attacks Krask, then steps to (14, 1) in the engine and
-    to (14, 2) in the kernel (the safest step after an attack); the dice part later, at Krask's grenade."""
-    assert_same_fight(gun_deck(), _seeded_script(0), policy="tactical")
-
-
-def test_imposed_cover_with_the_tactical_policy_stays_with_the_engine() -> None:
-    job = SimJob(boarding(), {"*": "tactical", "party": "simple"}, seed=1)
-    why = "side goblins: the tactical policy with cover imposed by the GM (the engine's for now)"
-    assert job.kernel_refusals() == [why]
-    assert SimJob(boarding(), {"*": "simple"}, seed=1).kernel_refusals() == []
-    assert SimJob(gun_deck_uncovered(), {"*": "tactical"}, seed=1).kernel_refusals() == []
+def test_imposed_cover_with_the_tactical_policy_plays_in_the_kernel() -> None:
+    for policies in ({"*": "tactical", "party": "simple"}, {"*": "tactical"}, {"*": "simple"}):
+        assert SimJob(boarding(), policies, seed=1).kernel_refusals() == []
+    assert SimJob(gun_deck(), {"*": "tactical"}, seed=1).kernel_refusals() == []

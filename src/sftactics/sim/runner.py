@@ -96,12 +96,10 @@ class SimJob:
         """Why the compiled kernel cannot play this job (empty: it can)."""
         from sftactics.sim.kernel.bigrefusals import big_tactical_refusals
         from sftactics.sim.kernel.model import unsupported
-        from sftactics.sim.kernel.setup import policy_refusals as setup_policy_refusals
 
         out = [f"side {side}: the {name} policy (the kernel plays the simple and tactical policies)"
                for side, name in self.policy_map().items() if name not in ("simple", "tactical")]  # fmt: skip
         out += big_tactical_refusals(self.encounter, self.policy_map())
-        out += setup_policy_refusals(self.encounter, self.policy_map())
         return out + unsupported(self.encounter)  # every morale is the kernel's too (kernel.abilities)
 
     def compiled(self) -> bool:

@@ -1,8 +1,7 @@
 """What the tactical kernel still leaves to the engine with a creature of two squares or more (issue 22).
 
-The runner asks :func:`big_tactical_refusals` beside ``kernel.setup.policy_refusals`` and ``kernel.model.unsupported``
-before it hands a tactical job to the kernel; each reason names the kernel module whose choices are not yet held to
-the engine's for that case.
+The runner asks :func:`big_tactical_refusals` beside ``kernel.model.unsupported`` before it hands a tactical job to
+the kernel; each reason names the kernel module whose choices are not yet held to the engine's for that case.
 """
 
 from __future__ import annotations

@@ -107,15 +107,6 @@ def refusals(enc: Encounter) -> list[str]:
     return out
 
 
-def policy_refusals(enc: Encounter, policies: dict[str, str]) -> list[str]:
-    """Cover imposed by the GM with the tactical policy: the tactical kernel and the engine's policy part ways on
-    it (found by the same-dice tests, not yet explained): the engine's for now."""
-    if enc.setup is None or not enc.setup.cover:
-        return []
-    return [f"side {side}: the tactical policy with cover imposed by the GM (the engine's for now)"
-            for side, name in sorted(policies.items()) if name == "tactical"]  # fmt: skip
-
-
 def imposed_pairs(enc: Encounter) -> dict[str, tuple[int, bool]]:
     """``gm_setup.awareness_at_begin`` at the starting squares: each pair the scenario names -> (its state,
     whether the target then hides from the observer)."""
