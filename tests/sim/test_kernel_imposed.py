@@ -4,7 +4,9 @@
 The GM's cover counts when it beats the map's (a larger AC bonus; total cover always, MOD-12..14), but it never
 opens a line of effect the walls close: behind a pillar a creature keeps the map's total cover whatever cover the
 GM gives it (the engine refuses the attack before it looks at the GM's). Each case puts the combatants on open
-squares of a deck with pillars and compares what the kernel adds up for one attack with what the engine does.
+squares of a deck with pillars and compares what the kernel adds up for one attack with what the engine does;
+then whole fights on that deck, same dice, same fight, with both policies (a charge whose attack the GM's total
+cover would refuse is refused whole, ACT-50).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from sftactics.sim.choices import without_specials
 from sftactics.sim.kernel import fight as kf
 from sftactics.sim.kernel import geo
 from sftactics.sim.kernel.run import compiled
-from tests.sim.test_kernel import _open_squares
+from tests.sim.test_kernel import FIGHTS, _open_squares, assert_same_fight, scripts
+from tests.sim.test_kernel_setup import _seeded_script
 
 Square = tuple[int, int]
 
@@ -160,3 +163,28 @@ def test_the_gms_partial_cover_does_not_open_a_line_the_pillar_closes() -> None:
     covered = _engine(covered_deck(), "Krask", "Tracer 1", rifle, placed)
     assert bare[0] and covered == (True, bare[1], bare[2] + 2)
     assert _kernel("Krask", "Tracer 1", rifle, placed) == covered
+
+
+# ---------------------------------------------------------------- whole fights on the covered deck
+@pytest.mark.rule("MOD-09", "MOD-12", "MOD-13", "MOD-14")
+@FIGHTS
+@given(values=scripts())
+def test_same_dice_same_fight_covered_deck(values: list[int]) -> None:
+    assert_same_fight(covered_deck(), values)
+
+
+@pytest.mark.rule("MOD-09", "MOD-12", "MOD-13", "MOD-14", "ACT-50")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_covered_deck(values: list[int]) -> None:
+    assert_same_fight(covered_deck(), values, policy="tactical")
+
+
+@pytest.mark.rule("MOD-14", "ACT-50")
+def test_no_charge_at_a_foe_the_gm_covers_totally() -> None:
+    """Round 1: the envoy's best plan is a charge at the goblin, whom the GM gives total cover against her. The
+    engine refuses the charge whole (its attack at the end would be refused, MOD-14), so she plans again without
+    one: a move and a grenade. The kernel once charged and arrived without attacking."""
+    run = assert_same_fight(covered_deck(), _seeded_script(0), policy="tactical")
+    vela = [c for c in run.fight.commands if getattr(c, "actor", None) == "Vela"]
+    assert [c.type for c in vela[:3]] == ["move", "throw_grenade", "end_turn"]

@@ -1484,11 +1484,25 @@ def _clear_line(m: Any, st: Any, me: int, goal: int) -> bool:
 
 
 @_jit
+def _can_attack_from(m: Any, st: Any, me: int, k: int, t: int, q: int) -> bool:
+    """Whether ``k`` could attack ``t`` from square ``q`` (``space.attack_geometry`` from there: the GM's total
+    cover, a wall's). A charge whose attack would be refused is taken back whole by the engine (``do_charge``:
+    the attack's refusal refuses the command), so the kernel does not start it."""
+    here = st.pos[me]
+    st.pos[me] = q
+    ok = _attack_numbers(m, st, me, k, t)[0]
+    st.pos[me] = here
+    return ok
+
+
+@_jit
 def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
     """``do_charge`` (ACT-50): to the nearest square from which ``k`` reaches ``t`` (then the one most directly
     toward it), 10 ft to twice the speed away in a clear straight line, by a path that costs no more than that
     line; -2 AC until the start of its next turn, attacks of opportunity on the way, one attack at -2. False
-    (nothing done) when the engine would refuse it."""
+    (nothing done) when the engine would refuse it, its attack at the end included (:func:`_can_attack_from`; the
+    engine keeps a charge whose charger an attack of opportunity drops on the way, which the kernel cannot know
+    before it moves: a charge at a foe it could not attack then parts the two)."""
     w = m.width
     if not _can_full(m, st, me) or not m.w_melee_geom[me, k] or _out(st, t):
         return False
@@ -1522,7 +1536,7 @@ def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
     if straight < 10 or straight > 2 * m.speed[me] or not _clear_line(m, st, me, goal):
         return False
     nthreat = _prepare_move(m, st, me, 2, False, True)
-    if st.best_cost[goal] != straight:
+    if st.best_cost[goal] != straight or not _can_attack_from(m, st, me, k, t, goal):
         _unmark(m, st, nthreat)
         return False
     st.sc[STD] = 1
