@@ -98,7 +98,8 @@ def test_big_fliers_reachable_matches_the_grid(data: st.DataObject) -> None:
 @SETTINGS
 @given(st.data())
 def test_big_fliers_find_path_matches_the_grid(data: st.DataObject) -> None:
-    """The same path space for space (squeezed spaces included), cost and spaces left while threatened."""
+    """The same path space for space (squeezed spaces included), cost and spaces left while threatened; also
+    from a search of the whole map, with the end state the grid's search settles first."""
     grid = data.draw(rooms())
     size = data.draw(st.sampled_from(BIG))
     anchors = _fly_anchors(grid, size)
@@ -112,7 +113,9 @@ def test_big_fliers_find_path_matches_the_grid(data: st.DataObject) -> None:
     charging = data.draw(st.booleans())
     mover = Mover(size=size, mode=MoveMode.FLY, charging=charging)
     want = find_path(grid, start, goal, mover, occupants=occ, threats={"foe": zone})
-    got = bigmodes.big_fly_find_path(grid, start, goal, size, occupants=occ, threats=zone, charging=charging)
+    whole = data.draw(st.booleans())  # the whole map searched, as the fight does (``kernel.bigpath``)
+    got = bigmodes.big_fly_find_path(grid, start, goal, size, occupants=occ, threats=zone, charging=charging,
+                                     whole=whole)  # fmt: skip
     if want is None:
         assert got is None
         return

@@ -1,12 +1,16 @@
-"""The tactical kernel plays creatures of two squares or more that fly, swim or burrow as the engine does (issue 22).
+"""The tactical kernel plays creatures of two squares or more that fly, swim, climb or burrow as the engine does
+(issue 22).
 
 A big flier's moves are planned over its search with headings (``sim.kernel.bigtacmodes``: one move and a double
-move as ``reachable`` finds them, the first move of a double move, turns of 5 ft per 45 degrees); a big swimmer
-moves as a walker at its swim speed, a big burrower under pools and crates and never charges (it cannot run). Same
-dice, same fight with the tactical policy on both sides, and with a cautious side: the party against the barathu
-and a Large flier over the fen of ``test_kernel_bigmodes``, against a Huge burrower, a Huge swimmer and a Large
-incorporeal walker, and the shipped melee brawl (its barathu) without trick attack and get 'em. A big flier going
-looking for its foes measures its way with its turns (``encounter.seek.distance_field``).
+move as ``reachable`` finds them, the first move of a double move, turns of 5 ft per 45 degrees); a big swimmer or
+climber moves as a walker at its swim or climb speed, a big burrower under pools and crates, and a burrower or
+climber never charges (it cannot run). Same dice, same fight with the tactical policy on both sides, and with a
+cautious side: the party against the barathu and a Large flier over the fen of ``test_kernel_bigmodes``, against
+a Huge burrower, a Huge swimmer and a Large incorporeal walker, against a Large climber and a hound, and the
+shipped melee brawl (its barathu) without trick attack and get 'em. Around the fen's pools a big mover squeezes,
+so its path among equally cheap end states (and the diagonals its second move inherits) is the one the engine's
+search settles first (``kernel.bigpath``). A big flier going looking for its foes measures its way with its turns
+(``encounter.seek.distance_field``).
 """
 
 from __future__ import annotations
@@ -24,9 +28,28 @@ from sftactics.sim.kernel import bigsight
 from sftactics.sim.kernel.model import compile_encounter
 from sftactics.sim.runner import SimJob
 from tests.sim.test_kernel import FIGHTS, _build, assert_same_fight, scripts
-from tests.sim.test_kernel_bigmodes import WYVERN, aerie, brawl, deeps
+from tests.sim.test_kernel_bigmodes import FEN, WYVERN, _big, aerie, brawl, deeps
 from tests.sim.test_kernel_bigwalls import GATE
 from tests.sim.test_kernel_specials import assert_same
+
+SPIDER = _big("Test Crag Spider", "large", {"land": 0, "climb": 30}, 10)
+
+
+@cache
+def crags() -> Encounter:
+    """The fen of ``test_kernel_bigmodes`` with a Large climber of 30 ft (no land speed) and a hobbe hound
+    against the party."""
+    return _build(
+        "crags",
+        FEN,
+        [
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [2, 2]},
+            {"id": "Nyx", "side": "party", "statblock": "pregen-operative-4", "at": [1, 5]},
+            {"id": "Vela", "side": "party", "statblock": "pregen-envoy-4", "at": [2, 7]},
+            {"id": "Spider", "side": "crag", "statblock": SPIDER, "at": [17, 2]},
+            {"id": "Hound", "side": "crag", "statblock": "hobbe-hound", "at": [18, 6]},
+        ],
+    )
 
 
 @cache
@@ -89,15 +112,42 @@ def test_tactical_same_dice_same_fight_large_fliers(values: list[int]) -> None:
     assert_same(aerie(), values, "tactical")
 
 
-def test_the_tactical_policy_leaves_big_swimmers_and_burrowers_to_the_engine() -> None:
-    """Hypothesis found a fight of the deeps (a Huge burrower, a Huge swimmer) where the tactical kernel's choices
-    part from the engine's: the engine's until mended."""
-    why = "(the kernel's choices part from the engine's in hypothesis-found fights: the engine's until mended)"
-    assert SimJob(deeps(), {"*": "tactical"}).kernel_refusals() == [
-        f"Worm: the tactical policy with a creature bigger than a square that moves by its burrow speed {why}",
-        f"Eel: the tactical policy with a creature bigger than a square that moves by its swim speed {why}",
-    ]
-    assert SimJob(deeps(), {"*": "simple"}).kernel_refusals() == []
+def test_the_tactical_kernel_takes_big_swimmers_climbers_and_burrowers() -> None:
+    """The deeps (a Huge burrower, a Huge swimmer) and the crags (a Large climber) go to the kernel with the
+    tactical policy too (the fight once found parting ways was the model's leftover-variable bug: an arc's
+    damage read the last combatant's incorporeality)."""
+    for enc in (deeps(), crags()):
+        for morale in ("by-the-book", "cautious"):
+            job = SimJob(enc, {"*": "tactical"}, engine="compiled", morale={"*": morale})
+            assert job.kernel_refusals() == []
+            assert job.compiled()
+
+
+@pytest.mark.rule("MOV-29", "MOV-34", "SPA-14", "MOV-04", "AOO-06", "ACT-50")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_huge_burrower_and_swimmer(values: list[int]) -> None:
+    """The burrower goes under pools and crates and never charges (it cannot run); the swimmer walks at its swim
+    speed; the Large incorporeal walker is not hampered by the reeds."""
+    assert_same(deeps(), values, "tactical")
+
+
+@pytest.mark.rule("MOV-30", "MOV-04", "AOO-06", "ACT-50")
+@FIGHTS
+@given(values=scripts())
+def test_tactical_same_dice_same_fight_large_climber(values: list[int]) -> None:
+    """A Large climber (no land speed) moves at its climb speed, never charges nor runs."""
+    assert_same(crags(), values, "tactical")
+
+
+@pytest.mark.rule("CF-02", "ACT-55", "MOV-29", "MOV-30")
+@FIGHTS
+@given(values=scripts())
+def test_cautious_same_dice_same_fight_with_big_swimmers_climbers_and_burrowers(values: list[int]) -> None:
+    """A cautious side against the deeps and the crags: withdrawals by a burrower's, swimmer's and climber's
+    speeds."""
+    assert_same(deeps(), values, "tactical", "cautious")
+    assert_same(crags(), values, "tactical", "cautious")
 
 
 @pytest.mark.rule("MOV-32", "AOO-03", "MOD-17", "ACT-50")

@@ -87,7 +87,9 @@ def test_reachable_matches_the_grid(data: st.DataObject) -> None:
 @given(st.data())
 def test_find_path_matches_the_grid(data: st.DataObject) -> None:
     """The same path, space for space (squeezed spaces included), the same cost and the same spaces left while
-    threatened, for a goal anywhere on the map, with creatures in the way and threatened squares."""
+    threatened, for a goal anywhere on the map, with creatures in the way and threatened squares; stopping at the
+    goal, or searching the whole map as the fight does and taking the end state the grid's search settles first
+    (``kernel.bigpath``: equally cheap end states by either parity, stepped into or grown back into)."""
     grid = data.draw(rooms())
     size = data.draw(st.sampled_from(BIG))
     anchors = _anchors(grid, size)
@@ -105,7 +107,8 @@ def test_find_path_matches_the_grid(data: st.DataObject) -> None:
 
     mover = Mover(size=size, charging=charging)
     want = find_path(grid, start, goal, mover, occupants=occ, threats={"foe": zone})
-    got = fp.big_find_path(grid, start, goal, size, occupants=occ, threats=zone, charging=charging)
+    whole = data.draw(st.booleans())
+    got = fp.big_find_path(grid, start, goal, size, occupants=occ, threats=zone, charging=charging, whole=whole)
     if want is None:
         assert got is None
         return

@@ -23,6 +23,7 @@ from sftactics.encounter.state import Encounter
 from sftactics.grid.geometry import check_range
 from sftactics.sf1e import stats
 from sftactics.sim import odds
+from sftactics.sim.kernel.bigsqueeze import PENALTY as SQUEEZE_PENALTY
 from sftactics.sim.kernel.model import compile_encounter
 from sftactics.sim.kernel.run import kernel_fight
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
@@ -235,11 +236,12 @@ def test_damage_tables_are_the_odds_modules() -> None:
     assert checked > 500
 
 
-@pytest.mark.rule("ATK-12", "ATK-10", "EFF-02")
+@pytest.mark.rule("ATK-12", "ATK-10", "EFF-02", "MOV-19")
 def test_grenade_chances_are_the_policys() -> None:
     """The chance a grenade reaches its point at each distance and each foe's chance to save against it are
     what ``TacticalPolicy.grenade_from`` computes: the attack bonus with the range penalty against AC 5, the
-    Reflex save against the grenade's DC."""
+    Reflex save against the grenade's DC; and with squeezing's -2 to the thrower's attack roll or the foe's Reflex
+    save (MOV-19)."""
     enc = scenario("grenade-alley")
     m = compile_encounter(enc, tactical=True).model
     cs = list(enc.combatants.values())
@@ -252,12 +254,15 @@ def test_grenade_chances_are_the_policys() -> None:
             for d in range(0, 8):
                 rc = check_range(5 * d, max(w.range_ft, 5), thrown=True, max_increments=w.max_increments)
                 bonus = stats.attack_bonus(a.creature, w, extra=list(rc.terms), options=enc.options).total
-                assert m.g_land[i, k, d] == odds.chance(bonus, 5)
+                assert m.g_land[i, k, d, 0] == odds.chance(bonus, 5)
+                assert m.g_land[i, k, d, 1] == odds.chance(bonus - SQUEEZE_PENALTY, 5)  # a squeezing thrower
             dc = w.area.dc if w.area.dc is not None else 10 + w.item_level // 2 + dex
             for j, t in enumerate(cs):
                 if t.side != a.side:
                     save = stats.save_bonus(t.creature, w.area.save or "ref", options=enc.options).total
-                    assert m.g_half[i, k, j] == (odds.chance(save, dc) if w.area.save else 0.0)
+                    assert m.g_half[i, k, j, 0] == (odds.chance(save, dc) if w.area.save else 0.0)
+                    squeezed = save - (SQUEEZE_PENALTY if w.area.save == "ref" else 0)  # -2 to Reflex saves
+                    assert m.g_half[i, k, j, 1] == (odds.chance(squeezed, dc) if w.area.save else 0.0)
                     checked += 1
     assert checked >= 8
 

@@ -25,8 +25,9 @@ from numba.core import caching
 _HERE = Path(__file__).resolve().parent
 _DIGEST: list[bytes] = []
 #: Files of the package with no njit code that no njit code reads (Python around the kernel: playing batches,
-#: worker processes): editing them leaves the compiled code as it is.
-NOT_COMPILED = frozenset({"run.py", "pool.py"})
+#: worker processes, the tactical policy's refusals for big creatures): editing them leaves the compiled code as
+#: it is.
+NOT_COMPILED = frozenset({"run.py", "pool.py", "bigrefusals.py"})
 
 
 def source_digest() -> bytes:

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY
 from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.bigmodes import path_big_fly, search_big_fly
+from sftactics.sim.kernel.bigpath import first_settled
 from sftactics.sim.kernel.bodies import base_numbers
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
@@ -43,7 +44,6 @@ def _jit(fn: _F) -> _F:
     return cast(_F, numba.njit(cache=True)(fn))
 
 
-_INF = 1 << 62
 _TOTAL_COVER = 5
 _DIAG = 4  # ``fight.DIAG``: the scalar of the diagonals counted this turn
 
@@ -120,7 +120,8 @@ def occupy(m: Any, st: Any, o: int, stop: bool, passable: bool) -> None:
 def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_start: bool) -> None:
     """``fight._search`` for a big mover (the per-square arrays set): the grid's search with squeezing; per
     anchor of its full space, ``st.best_cost``, ``st.best_prov`` and ``st.best_state`` of the best state where it
-    may stop (-1 elsewhere), as the one-square search leaves them."""
+    may stop (-1 elsewhere), as the one-square search leaves them: among equally cheap states the one the engine's
+    search settles first (``bigpath.first_settled``), whose path ``find_path`` walks back."""
     if m.fly[c]:  # a flier's states have headings (``bigmodes``)
         search_big_fly(m, st, c, budget, charging, exempt_start)
         return
@@ -141,19 +142,14 @@ def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_star
                m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
     mask = (1 << PROV_BITS) - 1
     for q in range(w * h):
-        best = -1
-        bk = _INF
-        if m.bw_stop[0, q]:
-            for rest in range(4):  # parity, shifted
-                s = (q * 2) * 4 + rest
-                k = m.bw_dist[s]
-                if k < bk:
-                    bk, best = k, s
+        # the state (parity, shifted) the engine's find_path settles first among the cheapest (``bigpath``)
+        best = first_settled(m.bw_dist, m.bw_parent, (q * 2) * 4, 1) if m.bw_stop[0, q] else -1
         if best < 0:
             st.best_cost[q] = -1
             st.best_prov[q] = -1
             st.best_state[q] = -1
         else:
+            bk = m.bw_dist[best]
             st.best_cost[q] = bk >> PROV_BITS
             st.best_prov[q] = bk & mask
             st.best_state[q] = best

@@ -7,7 +7,7 @@ engine when such a creature fights (:mod:`sftactics.sim.kernel.footprints` has t
   big creatures' ``zone`` and ``w_zone`` index; and the work arrays of the big movers' search.
 * :func:`big_refusals` (in ``model.unsupported``): the parts a big creature brings that the kernel does not play
   yet, each with why. Both policies and every morale play with big creatures (``kernel.bigtactics`` is the
-  tactical policy's geometry between spaces; the runner leaves the tactical policy with big fliers to the engine,
+  tactical policy's geometry between spaces; what the runner still leaves to the engine with the tactical policy:
   ``kernel.bigrefusals``). A big creature may start squeezed (``grid.squeezing.squeezed_at``, tabled by
   ``bigsqueeze.squeeze_table``): it has squeezing's penalties where it stands, as the engine gives them at
   ``begin``, and may not charge there.

@@ -36,6 +36,7 @@ from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size
+from sftactics.sim.kernel.bigpath import first_settled
 from sftactics.sim.kernel.footprints import (
     BigPath,
     BigTables,
@@ -227,7 +228,8 @@ def big_fly_search(
 @_jit
 def search_big_fly(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_start: bool) -> None:
     """``bigfight.search_big`` for a flier: per anchor of its full space, ``st.best_cost``, ``st.best_prov`` and
-    ``st.best_state`` of the best state where it may stop (the lowest key, then the lowest state)."""
+    ``st.best_state`` of the best state where it may stop (the lowest key, then the one the engine's search settles
+    first: ``bigpath.first_settled``)."""
     w, h = m.width, m.height
     g = m.bg[c]
     side = m.fside[c]
@@ -246,19 +248,13 @@ def search_big_fly(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_
     mask = (1 << PROV_BITS) - 1
     per = 4 * HEADINGS  # (parity, shifted, heading) of the full space
     for q in range(w * h):
-        best = -1
-        bk = _INF
-        if m.bw_stop[0, q]:
-            first = q * 2 * per
-            for s in range(first, first + per):
-                k = m.bw_dist[s]
-                if k < bk:
-                    bk, best = k, s
+        best = first_settled(m.bw_dist, m.bw_parent, q * 2 * per, HEADINGS) if m.bw_stop[0, q] else -1
         if best < 0:
             st.best_cost[q] = -1
             st.best_prov[q] = -1
             st.best_state[q] = -1
         else:
+            bk = m.bw_dist[best]
             st.best_cost[q] = bk >> PROV_BITS
             st.best_prov[q] = bk & mask
             st.best_state[q] = best
@@ -347,9 +343,11 @@ def big_fly_find_path(
     diagonals_before: int = 0,
     charging: bool = False,
     options: GridOptions = DEFAULT_OPTIONS,
+    whole: bool = False,
 ) -> BigPath | None:
     """``grid.movement.find_path`` for a flier of ``size`` (Large or bigger), starting without a heading, to the
-    full space anchored at ``goal``; ``threats``: every threatened square."""
+    full space anchored at ``goal``; ``threats``: every threatened square. ``whole``: search the whole map as the
+    fight does and take the end state the engine settles first (``bigpath.first_settled``)."""
     t, work = _setup(grid, size, occupants, charging, options)
     zone = np.zeros(t.n, dtype=np.bool_)
     for x, y in threats or ():
@@ -357,12 +355,16 @@ def big_fly_find_path(
             zone[y * t.width + x] = True
     anchor_provoking(t.width, t.height, t.side, t.small, zone, work.prov)
     seed = fly_state_of(start[1] * t.width + start[0], 0, diagonals_before % 2, 0, NO_HEADING)
+    want = goal[1] * t.width + goal[0]
     end = big_fly_search(
         t.step_to, t.step_k, t.step_diag, t.shift_to, t.squeeze_stop, t.sqd,
         np.array([seed], dtype=np.int64), np.zeros(1, dtype=np.int64), budget_ft, work.a_pass, work.a_stop,
-        work.a_k, work.prov, True, charging, options.hampered_diagonal_counts, goal[1] * t.width + goal[0],
+        work.a_k, work.prov, True, charging, options.hampered_diagonal_counts, -1 if whole else want,
         work.dist, work.parent, work.heap,
     )  # fmt: skip
+    if whole:
+        first = want * 2 * 4 * HEADINGS
+        end = first_settled(work.dist, work.parent, first, HEADINGS) if work.a_stop[0, want] else -1
     if end < 0:
         return None
     states = [end]

@@ -7,6 +7,11 @@ creature dropped there (or getting back up there) keeps the penalties while it s
 where a square of its full space is off the map or too tight (``grid.squeezing.squeezed_at``: a wall, an object,
 a narrow square); a space that only straddles a wall on an edge is not squeezed. The kernel reads that from a
 table per footprint side and anchor (:func:`squeeze_table`, ``Model.fp_sqz``) where the creature stands now.
+
+The tactical policy weighs its options with the creatures as they are (``_Turn.table`` reads the attacker's and
+the target's effects, the squeezing one too), also for the spaces the actor only considers moving to: when it
+takes a fresh look (``tactics._begin``) :func:`note` writes who stands squeezed into the ``st.body`` column
+:data:`SQUEEZED`, and its numbers read that column (:func:`held`), not the space under consideration.
 """
 
 from __future__ import annotations
@@ -19,9 +24,14 @@ from numpy.typing import NDArray
 from sftactics.grid.map import GridMap
 from sftactics.grid.squeezing import _TOO_TIGHT
 from sftactics.sf1e.movement_rules import squeezing_modifiers
+from sftactics.sim.kernel.corrode import CORR_COLUMNS
 from sftactics.sim.kernel.geo import _jit
 
-__all__ = ["PENALTY", "penalty", "squeeze_table"]
+__all__ = ["PENALTY", "SQUEEZED", "held", "note", "penalty", "squeeze_table"]
+
+#: The ``st.body`` column (after the corroding ones) that says a creature has the squeezing effect as the
+#: tactical policy sees it (1) or not (0).
+SQUEEZED = CORR_COLUMNS
 
 
 def _penalty() -> int:
@@ -59,3 +69,16 @@ def squeeze_table(grid: GridMap, sides: set[int]) -> NDArray[np.bool_]:
 def penalty(m: Any, st: Any, c: int) -> int:
     """What squeezing takes off ``c``'s AC, attack rolls and Reflex saves where it stands now (0 or 2)."""
     return PENALTY if m.fp_sqz[m.fside[c], st.pos[c]] else 0
+
+
+@_jit
+def note(m: Any, st: Any) -> None:
+    """Who has the squeezing effect now (every creature where it stands), into ``st.body[:, SQUEEZED]``."""
+    for c in range(m.n):
+        st.body[c, SQUEEZED] = 1 if m.big and m.fp_sqz[m.fside[c], st.pos[c]] else 0
+
+
+@_jit
+def held(st: Any, c: int) -> int:
+    """What squeezing takes off ``c``'s AC, attack rolls and Reflex saves as :func:`note` last saw it (0 or 2)."""
+    return PENALTY if st.body[c, SQUEEZED] else 0

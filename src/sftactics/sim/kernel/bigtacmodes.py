@@ -15,9 +15,9 @@ these, which read the flier's ``(((anchor * 2 + squeezed) * 2 + parity) * 2 + sh
   turning costs included), for a flier going looking for its foes.
 
 Swimmers and climbers walk the land tables and burrowers their own (``bigmodes.table_key``), with the walker's
-states, and a burrower or climber never charges (it cannot run: MOV-29, MOV-30); but hypothesis found a fight of
-a Huge burrower and swimmer where the tactical kernel's choices part from the engine's, so the runner leaves the
-tactical policy with them to the engine (``kernel.bigrefusals``) until that is mended.
+states, and a burrower or climber never charges (it cannot run: MOV-29, MOV-30). (A fight of a Huge burrower and
+swimmer that once parted from the engine's was the model's bug: an arc's damage read the last combatant's
+incorporeality; with a climber around the fen's pools, a path among equally cheap end states: ``kernel.bigpath``.)
 """
 
 from __future__ import annotations

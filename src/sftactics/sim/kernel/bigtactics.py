@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from sftactics.sim.kernel import bigfight as _big
+from sftactics.sim.kernel import bigsqueeze as _sqz
 from sftactics.sim.kernel import bigtacmodes as _tm
 from sftactics.sim.kernel.blasts import ON_NEGATES
 from sftactics.sim.kernel.fight import (
@@ -368,13 +369,13 @@ def grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, i
                     break
             if friend:
                 continue
-            p_land = m.g_land[me, k, dist // 5]
+            p_land = m.g_land[me, k, dist // 5, st.body[me, _sqz.SQUEEZED]]
             value = 0.0
             for i in range(nf):
                 e = st.t_foes[i]
                 if not _burst_hits(m, st, r, p, e):
                     continue
-                p_half = m.g_half[me, k, e]
+                p_half = m.g_half[me, k, e, st.body[e, _sqz.SQUEEZED]]
                 if m.g_mode[me, k, 1] == ON_NEGATES:  # a success keeps it all off (SV-09)
                     v = _grenade_value(m, st, me, k, e, p_land * (1 - p_half), 0.0)
                 else:

@@ -43,8 +43,9 @@ def _jit(fn: _F) -> _F:
 #: has left (option ``npc_without_rp_at_zero``, INJ-07; 0: not lingering); the rounds of the staggered instance it
 #: has (a second one replaces it only when it lasts more rounds).
 PRONE, LINGER, STAG_ROUNDS = 0, 1, 2
-#: (columns 4 on: the corroding instances, :mod:`~sftactics.sim.kernel.corrode`)
-BODY_COLUMNS = CORR_COLUMNS
+#: (columns 4 on: the corroding instances, :mod:`~sftactics.sim.kernel.corrode`; then whether the creature stands
+#: squeezed as the tactical policy last looked, :data:`~sftactics.sim.kernel.bigsqueeze.SQUEEZED`)
+BODY_COLUMNS = CORR_COLUMNS + 1
 #: INJ-07: the turns a lingering NPC lasts (``injury.LINGER_ROUNDS``).
 LINGER_ROUNDS = injury.LINGER_ROUNDS
 

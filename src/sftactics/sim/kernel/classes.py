@@ -88,6 +88,7 @@ from sftactics.sim.kernel.tactics import (
     _candidates,
     _covered_from,
     _dpr,
+    _exact,
     _in_reach_or_range,
     _keep,
     _loaded,
@@ -431,7 +432,7 @@ def _rider_plans(m: Any, st: Any, me: int) -> bool:
                 if not _in_reach_or_range(m, st, me, q, t, k):
                     continue
                 st.pos[me] = q
-                ok, bonus, ac = _attack_numbers(m, st, me, k, t)
+                ok, bonus, ac = _exact(m, st, me, k, t)
                 v = _rider_value(m, st, me, t, k, bonus, ac, True) if ok else 0.0
                 st.pos[me] = here
                 if not ok:

@@ -41,6 +41,7 @@ from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode, Mover, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size, footprint_side, threatened_squares
+from sftactics.sim.kernel.bigpath import first_settled
 from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _opposite_sides, step_cost
 
 __all__ = [
@@ -417,9 +418,12 @@ def big_find_path(
     diagonals_before: int = 0,
     charging: bool = False,
     options: GridOptions = DEFAULT_OPTIONS,
+    whole: bool = False,
 ) -> BigPath | None:
     """``grid.movement.find_path`` for a land mover of ``size`` (Large or bigger) from the space anchored at
-    ``start`` to the full space anchored at ``goal``; ``threats``: every threatened square (of any enemy)."""
+    ``start`` to the full space anchored at ``goal``; ``threats``: every threatened square (of any enemy).
+    ``whole``: search the whole map, as the fight does (``bigfight.search_big``), and take the end state the
+    engine's search settles first (``bigpath.first_settled``) instead of stopping there."""
     t = big_tables(grid, size, options)
     work = _Work(t)
     _occupancy(t, work, grid, size, occupants, charging, options)
@@ -429,12 +433,15 @@ def big_find_path(
             zone[y * t.width + x] = True
     anchor_provoking(t.width, t.height, t.side, t.small, zone, work.prov)
     seed = state_of(start[1] * t.width + start[0], 0, diagonals_before % 2, 0)
+    want = goal[1] * t.width + goal[0]
     end = big_search(
         t.step_to, t.step_k, t.step_diag, t.shift_to, t.squeeze_stop, t.sqd,
         np.array([seed], dtype=np.int64), np.zeros(1, dtype=np.int64), budget_ft, work.a_pass, work.a_stop,
-        work.a_k, work.prov, True, charging, options.hampered_diagonal_counts, goal[1] * t.width + goal[0],
+        work.a_k, work.prov, True, charging, options.hampered_diagonal_counts, -1 if whole else want,
         work.dist, work.parent, work.heap,
     )  # fmt: skip
+    if whole:
+        end = first_settled(work.dist, work.parent, want * 8, 1) if work.a_stop[0, want] else -1
     if end < 0:
         return None
     states = _spaces(t, work.parent, end)

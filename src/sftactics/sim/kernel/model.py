@@ -175,8 +175,10 @@ class Model(NamedTuple):
     g_val: I32
     g_nf: I64
     g_nh: I64
-    g_land: NDArray[np.float64]  # [N, W, D] chance a grenade thrown this many squares reaches its point (AC 5)
-    g_half: NDArray[np.float64]  # [N, W, N] chance the target makes the grenade's save (0 without one)
+    g_land: NDArray[np.float64]  # [N, W, D, 2] chance a grenade thrown this many squares reaches its point (AC 5),
+    # by a thrower not squeezing or squeezing (``bigsqueeze``)
+    g_half: NDArray[np.float64]  # [N, W, N, 2] chance the target (not squeezing, squeezing) makes the grenade's save
+    # (0 without one)
     cover_side: I32  # [S] directions (bit (sx + 1) * 3 + sy + 1) with a cover object or low obstacle next to it
     charge_block: B  # [S] squares a charge's line may not cross (walls, obstacles, difficult terrain)
     # bodies (:mod:`sftactics.sim.kernel.bodies`)

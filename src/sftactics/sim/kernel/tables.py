@@ -24,6 +24,7 @@ from sftactics.grid.map import Feature
 from sftactics.sf1e.actions_rules import INTERSECTION_AC
 from sftactics.sim import odds
 from sftactics.sim.kernel import sight
+from sftactics.sim.kernel.bigsqueeze import PENALTY as SQUEEZE_PENALTY
 
 #: The d20 rolls an attack may need, from 2 (all but a natural 1 hit) to 21 (a natural 20 hits, no critical).
 NEED_LO, NEED_HI = 2, 21
@@ -104,8 +105,10 @@ def tactical_fields(
     t_mean = np.zeros(shape, dtype=np.float64)
     t_hit = np.zeros(shape, dtype=np.float64)
     gshape = (n, wmax, n) if tactical else (1, 1, 1)
-    g_land = np.zeros((n, wmax, w_range.shape[2]) if tactical else (1, 1, 1), dtype=np.float64)
-    g_half = np.zeros(gshape, dtype=np.float64)
+    # the last axis: the thrower (g_land) or the target (g_half) squeezing or not (its -2 to attack rolls and
+    # Reflex saves: ``bigsqueeze``)
+    g_land = np.zeros((n, wmax, w_range.shape[2], 2) if tactical else (1, 1, 1, 2), dtype=np.float64)
+    g_half = np.zeros((*gshape, 2), dtype=np.float64)
     g_off = np.full(gshape, -1, dtype=np.int64)
     g_len = np.zeros(gshape, dtype=np.int32)
     g_den = np.ones(gshape, dtype=np.int64)
@@ -128,7 +131,9 @@ def tactical_fields(
             for k, w in enumerate(a.stat.weapons):
                 if w.is_grenade:  # the attack against the intersection's AC 5 at each distance (ATK-12)
                     for sq in range(w_range.shape[2]):
-                        g_land[i, k, sq] = odds.chance(int(g_atk[i, k] + w_range[i, k, sq]), INTERSECTION_AC)
+                        for pen in (0, 1):
+                            bonus = int(g_atk[i, k] + w_range[i, k, sq]) - pen * SQUEEZE_PENALTY
+                            g_land[i, k, sq, pen] = odds.chance(bonus, INTERSECTION_AC)
                 for j, t in enumerate(cs):
                     if t.side == c.side:
                         continue
@@ -137,7 +142,9 @@ def tactical_fields(
                     if w.is_grenade:
                         if w.area is not None and w.area.save:  # as TacticalPolicy.grenade_from values it
                             which = ("fort", "ref", "will").index(w.area.save)  # the grenade's own save
-                            g_half[i, k, j] = odds.chance(int(saves[j, which]), int(w_gdc[i, k]))
+                            for pen in (0, 1):
+                                save = int(saves[j, which]) - (pen * SQUEEZE_PENALTY if which == 1 else 0)
+                                g_half[i, k, j, pen] = odds.chance(save, int(w_gdc[i, k]))
                         gkey = (w.damage_expr, red)
                         if gkey not in gseen:
                             gseen[gkey] = _grenade_rows(w.damage_expr, red, gv, gf, gh)

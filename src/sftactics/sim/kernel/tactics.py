@@ -26,6 +26,7 @@ import numpy as np
 
 from sftactics.grid.cover import CoverKind
 from sftactics.sim.kernel import bigfight as _big
+from sftactics.sim.kernel import bigsqueeze as _sqz
 from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.blasts import ON_NEGATES, R_KIND, RIDER_BURNING, RIDER_NONE
 from sftactics.sim.kernel.bodies import LINGER, base_numbers
@@ -126,6 +127,8 @@ def _begin(m: Any, st: Any, c: int) -> None:
     st.t_n[3] = -1  # the actions of the unmarked search in buffers B (-1: none)
     st.t_n[4] = 0  # the marked search (buffers A) is done
     st.t_n[6] = c  # the actor (the size of its space, bigtactics)
+    if m.big:
+        _sqz.note(m, st)  # who stands squeezed: the effects the policy's numbers read (``bigsqueeze.held``)
 
 
 @_jit
@@ -308,14 +311,24 @@ def _plain_mean(m: Any, st: Any, a: int, t: int, k: int, attacks: int) -> float:
 
 @_jit
 def _ac(m: Any, st: Any, a: int, k: int, t: int) -> int:
-    """The AC ``k`` targets on ``t``, with a charger's penalty (the policy reads the creature as it is)."""
-    return base_numbers(m, st, a, k, t, False)[1] - (CHARGE_PENALTY if st.charging[t] else 0)
+    """The AC ``k`` targets on ``t``, with a charger's penalty and a squeezed target's (the policy reads the
+    creature as it is)."""
+    return base_numbers(m, st, a, k, t, False)[1] - (CHARGE_PENALTY if st.charging[t] else 0) - _sqz.held(st, t)
 
 
 @_jit
 def _atk(m: Any, st: Any, a: int, k: int, t: int) -> int:
-    """The attack bonus of ``k`` from ``a`` on ``t`` before the positions' terms (prone ones included)."""
-    return base_numbers(m, st, a, k, t, False)[0]
+    """The attack bonus of ``k`` from ``a`` on ``t`` before the positions' terms (prone ones included, and a
+    squeezed attacker's penalty)."""
+    return base_numbers(m, st, a, k, t, False)[0] - _sqz.held(st, a)
+
+
+@_jit
+def _exact(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int, int]:
+    """``fight._attack_numbers`` as the policy weighs them (``_Turn.table`` on the engine's geometry): with the
+    squeezing effects the attacker and the target have now (``bigsqueeze.held``), wherever the actor would stand."""
+    ok, bonus, ac = _attack_numbers(m, st, a, k, t)
+    return ok, bonus - _sqz.held(st, a), ac - _sqz.held(st, t)
 
 
 @_jit
@@ -562,7 +575,7 @@ def _risk(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
             if d5 >= m.w_range.shape[2] or m.w_range[e, k, d5] <= -10_000:
                 continue
             if exact:
-                ok, bonus, ac = _attack_numbers(m, st, e, k, me)
+                ok, bonus, ac = _exact(m, st, e, k, me)
                 if not ok:
                     break
             else:
@@ -679,7 +692,7 @@ def _attacks_from(m: Any, st: Any, me: int, sq: int, full: bool, exact: bool) ->
                     pick = j
             t, k = st.r_t[pick], st.r_k[pick]
             st.r_t[pick] = -1 - t
-            ok, bonus, ac = _attack_numbers(m, st, me, k, t)
+            ok, bonus, ac = _exact(m, st, me, k, t)
             if ok:
                 st.x_t[chosen] = t
                 st.x_k[chosen] = k
@@ -791,13 +804,13 @@ def _grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, 
             if friend:
                 continue
             d5 = dist // 5
-            p_land = m.g_land[me, k, d5]
+            p_land = m.g_land[me, k, d5, st.body[me, _sqz.SQUEEZED]]
             value = 0.0
             for i in range(nf):
                 e = st.t_foes[i]
                 if not _burst_has(m, r, p, st.pos[e]):
                     continue
-                p_half = m.g_half[me, k, e]
+                p_half = m.g_half[me, k, e, st.body[e, _sqz.SQUEEZED]]
                 if m.g_mode[me, k, 1] == ON_NEGATES:  # a success keeps it all off (SV-09)
                     v = _grenade_value(m, st, me, k, e, p_land * (1 - p_half), 0.0)
                 else:
@@ -1345,7 +1358,7 @@ def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
                 t = st.t_foes[i]
                 if not _knows(m, st, me, t):
                     continue
-                ok, bonus, ac = _attack_numbers(m, st, me, k, t)
+                ok, bonus, ac = _exact(m, st, me, k, t)
                 if not ok:
                     continue
                 v = _attack_value(m, st, me, t, k, bonus, ac, 1, True)

@@ -1,0 +1,48 @@
+"""Which of a big creature's equally cheap end states the engine's path search takes (MOV-19, issue 22).
+
+The grid's search (``grid.movement._search``, as ``find_path`` runs it) stops as soon as it settles a state of
+the goal's full space where the mover may stop, and walks back from the first one it settles. A space may be
+reached in several states of equal key (the cost, then the steps out of threatened spaces): with either parity of
+the diagonals counted, by a step (unshifted) or by growing back out of a squeezed space in place (shifted), and a
+flier with any heading. The kernel searches the whole map once (``footprints.big_search``,
+``bigmodes.big_fly_search``) and picks the state afterwards, so it has to tell which of them the engine settles
+first: the heap pops ``(key, state)`` in order, and the kernel numbers states in the engine's order (anchor,
+squeezed, parity, shifted, heading). Every state of a key reached by a step (5 ft or more) is in the heap before
+the first state of that key is popped, so the unshifted states of the goal go in their order; a shifted one enters
+the heap only when its parent (an unshifted squeezed space, numbered after every state of the goal's full space)
+is popped, and is popped right after it: among the shifted ones, the one whose parent comes first. Found on maps
+with walls, where a big walker squeezes through a doorway and two end states tie (``tests/sim/
+test_kernel_bigtactics_walls.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sftactics.sim.kernel.geo import _jit
+
+__all__ = ["first_settled"]
+
+_INF = 1 << 62
+
+
+@_jit
+def first_settled(dist: Any, parent: Any, first: int, heads: int) -> int:
+    """The state of the full space whose states start at ``first`` (``4 * heads`` of them: parity, shifted,
+    heading) that the engine's search settles first: the lowest key, then an unshifted state before a shifted
+    one, the lowest unshifted state, or the shifted state with the lowest parent; -1 if none was reached."""
+    best = -1
+    bk = _INF
+    bsh = 0
+    bord = 0
+    for par in range(2):
+        for sh in range(2):
+            for h in range(heads):
+                s = first + (par * 2 + sh) * heads + h
+                k = dist[s]
+                if k >= _INF:
+                    continue
+                order = parent[s] if sh else s
+                if best < 0 or k < bk or (k == bk and (sh < bsh or (sh == bsh and order < bord))):
+                    best, bk, bsh, bord = s, k, sh, order
+    return best
