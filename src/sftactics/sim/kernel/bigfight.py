@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY
 from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.bigmodes import path_big_fly, search_big_fly
-from sftactics.sim.kernel.bigpath import first_settled
+from sftactics.sim.kernel.bigpath import store_best
 from sftactics.sim.kernel.bodies import base_numbers
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
@@ -35,7 +35,7 @@ from sftactics.sim.kernel.footprints import (
     fp_threatens_box,
     state_of,
 )
-from sftactics.sim.kernel.geo import PROV_BITS, threatens_on_map
+from sftactics.sim.kernel.geo import threatens_on_map
 
 _F = TypeVar("_F")
 
@@ -121,7 +121,7 @@ def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_star
     """``fight._search`` for a big mover (the per-square arrays set): the grid's search with squeezing; per
     anchor of its full space, ``st.best_cost``, ``st.best_prov`` and ``st.best_state`` of the best state where it
     may stop (-1 elsewhere), as the one-square search leaves them: among equally cheap states the one the engine's
-    search settles first (``bigpath.first_settled``), whose path ``find_path`` walks back."""
+    search settles first (``bigpath.store_best``), whose path ``find_path`` walks back."""
     if m.fly[c]:  # a flier's states have headings (``bigmodes``)
         search_big_fly(m, st, c, budget, charging, exempt_start)
         return
@@ -140,19 +140,7 @@ def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_star
     big_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds, keys,
                budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, True, charging, m.hampered_diagonal_counts, -1,
                m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
-    mask = (1 << PROV_BITS) - 1
-    for q in range(w * h):
-        # the state (parity, shifted) the engine's find_path settles first among the cheapest (``bigpath``)
-        best = first_settled(m.bw_dist, m.bw_parent, (q * 2) * 4, 1) if m.bw_stop[0, q] else -1
-        if best < 0:
-            st.best_cost[q] = -1
-            st.best_prov[q] = -1
-            st.best_state[q] = -1
-        else:
-            bk = m.bw_dist[best]
-            st.best_cost[q] = bk >> PROV_BITS
-            st.best_prov[q] = bk & mask
-            st.best_state[q] = best
+    store_best(m, st, 1)  # the state (parity, shifted) the engine's find_path settles first among the cheapest
 
 
 @_jit

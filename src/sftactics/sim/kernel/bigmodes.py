@@ -36,7 +36,7 @@ from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size
-from sftactics.sim.kernel.bigpath import first_settled
+from sftactics.sim.kernel.bigpath import settled_at, store_best
 from sftactics.sim.kernel.footprints import (
     BigPath,
     BigTables,
@@ -229,7 +229,7 @@ def big_fly_search(
 def search_big_fly(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_start: bool) -> None:
     """``bigfight.search_big`` for a flier: per anchor of its full space, ``st.best_cost``, ``st.best_prov`` and
     ``st.best_state`` of the best state where it may stop (the lowest key, then the one the engine's search settles
-    first: ``bigpath.first_settled``)."""
+    first: ``bigpath.store_best``)."""
     w, h = m.width, m.height
     g = m.bg[c]
     side = m.fside[c]
@@ -245,19 +245,7 @@ def search_big_fly(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_
     big_fly_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds,
                    keys, budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, True, charging, m.hampered_diagonal_counts,
                    -1, m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
-    mask = (1 << PROV_BITS) - 1
-    per = 4 * HEADINGS  # (parity, shifted, heading) of the full space
-    for q in range(w * h):
-        best = first_settled(m.bw_dist, m.bw_parent, q * 2 * per, HEADINGS) if m.bw_stop[0, q] else -1
-        if best < 0:
-            st.best_cost[q] = -1
-            st.best_prov[q] = -1
-            st.best_state[q] = -1
-        else:
-            bk = m.bw_dist[best]
-            st.best_cost[q] = bk >> PROV_BITS
-            st.best_prov[q] = bk & mask
-            st.best_state[q] = best
+    store_best(m, st, HEADINGS)
 
 
 @_jit
@@ -347,7 +335,7 @@ def big_fly_find_path(
 ) -> BigPath | None:
     """``grid.movement.find_path`` for a flier of ``size`` (Large or bigger), starting without a heading, to the
     full space anchored at ``goal``; ``threats``: every threatened square. ``whole``: search the whole map as the
-    fight does and take the end state the engine settles first (``bigpath.first_settled``)."""
+    fight does and take the end state the engine settles first (``bigpath.settled_at``)."""
     t, work = _setup(grid, size, occupants, charging, options)
     zone = np.zeros(t.n, dtype=np.bool_)
     for x, y in threats or ():
@@ -363,8 +351,7 @@ def big_fly_find_path(
         work.dist, work.parent, work.heap,
     )  # fmt: skip
     if whole:
-        first = want * 2 * 4 * HEADINGS
-        end = first_settled(work.dist, work.parent, first, HEADINGS) if work.a_stop[0, want] else -1
+        end = settled_at(work.dist, work.parent, work.a_stop, want, HEADINGS)
     if end < 0:
         return None
     states = [end]

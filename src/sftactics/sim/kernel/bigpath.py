@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sftactics.sim.kernel.geo import _jit
+from sftactics.sim.kernel.geo import PROV_BITS, _jit
 
-__all__ = ["first_settled"]
+__all__ = ["first_settled", "settled_at", "store_best"]
 
 _INF = 1 << 62
 
@@ -46,3 +46,29 @@ def first_settled(dist: Any, parent: Any, first: int, heads: int) -> int:
                 if best < 0 or k < bk or (k == bk and (sh < bsh or (sh == bsh and order < bord))):
                     best, bk, bsh, bord = s, k, sh, order
     return best
+
+
+@_jit
+def settled_at(dist: Any, parent: Any, stop: Any, q: int, heads: int) -> int:
+    """:func:`first_settled` for the full space anchored at ``q`` (its ``4 * heads`` states start at ``q * 8 *
+    heads``: anchor, squeezed, parity, shifted, heading), or -1 where the mover may not stop (``stop[0, q]``)."""
+    return first_settled(dist, parent, q * 8 * heads, heads) if stop[0, q] else -1
+
+
+@_jit
+def store_best(m: Any, st: Any, heads: int) -> None:
+    """After a big mover's whole-map search (``m.bw_dist``, ``m.bw_parent``): per anchor of its full space,
+    ``st.best_cost``, ``st.best_prov`` and ``st.best_state`` of the state :func:`settled_at` picks (-1 elsewhere),
+    as the one-square search leaves them; ``heads``: headings a state keeps (1 for a walker)."""
+    mask = (1 << PROV_BITS) - 1
+    for q in range(m.width * m.height):
+        best = settled_at(m.bw_dist, m.bw_parent, m.bw_stop, q, heads)
+        if best < 0:
+            st.best_cost[q] = -1
+            st.best_prov[q] = -1
+            st.best_state[q] = -1
+        else:
+            bk = m.bw_dist[best]
+            st.best_cost[q] = bk >> PROV_BITS
+            st.best_prov[q] = bk & mask
+            st.best_state[q] = best

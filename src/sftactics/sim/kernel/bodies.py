@@ -30,7 +30,7 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.state import ConditionInstance, Creature
 from sftactics.sim.kernel import setup as _setup
-from sftactics.sim.kernel.corrode import CORR_COLUMNS
+from sftactics.sim.kernel.bigsqueeze import SQUEEZED
 
 _F = TypeVar("_F")
 
@@ -45,7 +45,7 @@ def _jit(fn: _F) -> _F:
 PRONE, LINGER, STAG_ROUNDS = 0, 1, 2
 #: (columns 4 on: the corroding instances, :mod:`~sftactics.sim.kernel.corrode`; then whether the creature stands
 #: squeezed as the tactical policy last looked, :data:`~sftactics.sim.kernel.bigsqueeze.SQUEEZED`)
-BODY_COLUMNS = CORR_COLUMNS + 1
+BODY_COLUMNS = SQUEEZED + 1
 #: INJ-07: the turns a lingering NPC lasts (``injury.LINGER_ROUNDS``).
 LINGER_ROUNDS = injury.LINGER_ROUNDS
 

@@ -41,7 +41,7 @@ from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode, Mover, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size, footprint_side, threatened_squares
-from sftactics.sim.kernel.bigpath import first_settled
+from sftactics.sim.kernel.bigpath import settled_at
 from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _opposite_sides, step_cost
 
 __all__ = [
@@ -423,7 +423,7 @@ def big_find_path(
     """``grid.movement.find_path`` for a land mover of ``size`` (Large or bigger) from the space anchored at
     ``start`` to the full space anchored at ``goal``; ``threats``: every threatened square (of any enemy).
     ``whole``: search the whole map, as the fight does (``bigfight.search_big``), and take the end state the
-    engine's search settles first (``bigpath.first_settled``) instead of stopping there."""
+    engine's search settles first (``bigpath.settled_at``) instead of stopping there."""
     t = big_tables(grid, size, options)
     work = _Work(t)
     _occupancy(t, work, grid, size, occupants, charging, options)
@@ -441,7 +441,7 @@ def big_find_path(
         work.dist, work.parent, work.heap,
     )  # fmt: skip
     if whole:
-        end = first_settled(work.dist, work.parent, want * 8, 1) if work.a_stop[0, want] else -1
+        end = settled_at(work.dist, work.parent, work.a_stop, want, 1)
     if end < 0:
         return None
     states = _spaces(t, work.parent, end)
