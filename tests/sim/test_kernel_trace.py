@@ -1,7 +1,7 @@
 """The kernel's compiled lines (``sim.kernel.trace``) give the grid package's answers: cover by the corner rule
-with creatures in the way, line of sight and line of effect, between one-square spaces, on random rooms with
-wall squares, walls and windows on edges, cover objects, low obstacles and soft-cover squares, and on the second
-benchmark room."""
+with creatures in the way, line of sight and line of effect, between one-square spaces and spaces of any side,
+on random rooms with wall squares, walls and windows on edges, cover objects, low obstacles and soft-cover squares,
+and on the second benchmark room."""
 
 from __future__ import annotations
 
@@ -71,6 +71,56 @@ def test_compiled_lines_are_the_grid_packages(data: st.DataObject) -> None:
         a, t = data.draw(st.lists(st.sampled_from(free), min_size=2, max_size=2, unique=True))
         crowd = sorted(data.draw(st.lists(st.sampled_from(free), max_size=5, unique=True)))
         _check(grid, options, a, t, crowd, data.draw(st.booleans()))
+
+
+def _spaces(grid: GridMap, side: int) -> list[int]:
+    """The anchors of spaces of ``side`` that lie on the map and hold no wall square."""
+    flags = grid.array
+    w, h = grid.width, grid.height
+    return [y * w + x for y in range(h - side + 1) for x in range(w - side + 1)
+            if not (flags[y : y + side, x : x + side] & 1).any()]  # fmt: skip
+
+
+def _check_spaces(
+    grid: GridMap, options: GridOptions, a: tuple[int, int], t: tuple[int, int], crowd: list[tuple[int, int]],
+    ranged: bool,
+) -> None:  # fmt: skip
+    cats, edges, along, low = kt.line_tables(grid, options)
+    w = grid.width
+    fa, ft = Footprint(a[0] % w, a[0] // w, a[1]), Footprint(t[0] % w, t[0] // w, t[1])
+    creatures = [Footprint(s % w, s // w, side) for s, side in crowd]
+    want = cover(grid, fa, ft, ranged=ranged, creatures=creatures, explain=False, options=options).kind
+    anchors = np.array([s for s, _ in crowd] or [0], dtype=np.int64)
+    sides = np.array([side for _, side in crowd] or [1], dtype=np.int64)
+    got = kt.space_cover(cats, edges, bool(along), low, w, a[0], a[1], t[0], t[1], ranged, anchors, sides, len(crowd))
+    assert got == int(want), (fa, ft, creatures, ranged)
+    for sight, grid_answer in ((True, has_line_of_sight), (False, has_line_of_effect)):
+        assert kt.space_line(cats, edges, bool(along), w, a[0], a[1], t[0], t[1], sight) == grid_answer(
+            grid, fa, ft, options=options
+        ), (fa, ft, sight)
+
+
+@pytest.mark.rule("MOD-07", "MOD-08", "MOD-10", "MOD-11", "MOD-14", "MOD-15", "EFF-35", "EFF-37")
+@SETTINGS
+@given(st.data())
+def test_compiled_lines_between_spaces_of_any_side_are_the_grid_packages(data: st.DataObject) -> None:
+    """Spaces of side 1 to 4 (a big attacker picks any corner of any of its squares; the lines go to the
+    target's outer corners), creatures of sides 1 to 3 in the way."""
+    grid = data.draw(rooms())
+    options = data.draw(st.sampled_from(OPTIONS))
+    by_side = {side: _spaces(grid, side) for side in (1, 2, 3, 4)}
+    sides = [side for side, anchors in by_side.items() if anchors]
+    if not sides:
+        return
+    for _ in range(6):
+        sa, stt = data.draw(st.sampled_from(sides)), data.draw(st.sampled_from(sides))
+        a, t = data.draw(st.sampled_from(by_side[sa])), data.draw(st.sampled_from(by_side[stt]))
+        crowd = []
+        for _ in range(data.draw(st.integers(0, 4))):
+            side = data.draw(st.sampled_from([s for s in sides if s <= 3] or [1]))
+            if by_side.get(side):
+                crowd.append((data.draw(st.sampled_from(by_side[side])), side))
+        _check_spaces(grid, options, (a, sa), (t, stt), crowd, data.draw(st.booleans()))
 
 
 @pytest.mark.rule("MOD-07", "MOD-08", "MOD-10", "MOD-14", "EFF-35", "EFF-37")

@@ -70,6 +70,11 @@ def light_table(grid: GridMap) -> NDArray[np.int8]:
 
 def _lines_from_grid(map_id: int, a: int, sa: int, b: int, sb: int, sight: int) -> int:
     """Object mode: ``has_line_of_sight`` (``sight``) or ``has_line_of_effect`` between two spaces."""
+    from sftactics.sim.kernel.trace import space_line_answer  # (compiled lines: the same answers)
+
+    fast = space_line_answer(map_id, a, sa, b, sb, bool(sight))
+    if fast >= 0:
+        return fast
     grid, options = _MAPS[int(map_id)]
     w = grid.width
     fa = Footprint(int(a) % w, int(a) // w, int(sa))

@@ -673,6 +673,11 @@ def _fp_cover_from_grid(
     from sftactics.sim.kernel import geo
 
     geo._FALLBACK[0] += 1
+    from sftactics.sim.kernel.trace import space_cover_answer  # (compiled lines: the same answers)
+
+    fast = space_cover_answer(map_id, a, sa, t, stt, ranged, others, count)
+    if fast >= 0:
+        return fast
     grid, options = geo._MAPS[int(map_id)]
     w = grid.width
     creatures = [Footprint(int(c) // 8 % w, int(c) // 8 // w, int(c) % 8) for c in others[: int(count)]]

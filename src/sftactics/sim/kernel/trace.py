@@ -15,15 +15,17 @@ so a miss costs microseconds. The answers are the grid package's, by the same ar
   blocked (through, along a wall when ``line_along_wall_blocks``, pinched between blocking things that touch the
   line at one point from both sides, sealed at an end), cover objects, soft cover (soft squares and creatures
   passed through) and low obstacles that count (MOD-10, ``low_obstacle_within``);
-* :func:`fast_cover` is ``grid.cover.cover`` between one-square spaces (the attacker's corner that leaves the
-  least cover; total cover when no line from any corner has a line of effect), and :func:`fast_line` is
-  ``has_line_of_effect`` / ``has_line_of_sight`` between one-square spaces.
+* :func:`space_cover` is ``grid.cover.cover`` between spaces of any side (the attacker's corner, of any of its
+  squares, that leaves the least cover; total cover when no line from any corner has a line of effect), and
+  :func:`space_line` is ``has_line_of_effect`` / ``has_line_of_sight`` between spaces; :func:`fast_cover` and
+  :func:`fast_line` are the two for one-square spaces.
 
 The Python versions look only at the things near the two spaces (a conservative filter); here every thing
 whose box meets the segment's bounding box is looked at, which gives the same verdicts since a thing that
 does not touch the segment changes nothing. ``tests/sim/test_kernel_trace.py`` checks the answers against the
 grid package's on maps with wall squares, walls and windows on edges, cover objects, low obstacles and soft
-squares, with creatures in the way. Bigger spaces still ask the grid package.
+squares, with creatures in the way, for spaces of side 1 to 4 (a miss of the big creatures' cache asked the
+grid package from object mode until issue 22's second benchmark room showed it took half a fight's time).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from sftactics.grid.map import VERTICAL, GridMap
 from sftactics.grid.options import GridOptions
 from sftactics.sim.kernel.geo import _jit
 
-__all__ = ["contact", "fast_cover", "fast_line", "line_tables"]
+__all__ = ["contact", "fast_cover", "fast_line", "line_tables", "space_cover", "space_line"]
 
 # how a line meets a box (``grid.lines``' codes)
 _NONE, _ENDPOINT, _INTERIOR, _ALONG, _GRAZE, _CROSS = range(6)
@@ -178,9 +180,20 @@ def _sealed(px: int, py: int, dx: int, dy: int, ox0: int, oy0: int, ox1: int, oy
 
 
 @_jit
-def _dist(ax: int, ay: int, bx: int, by: int) -> int:
-    """``footprint_distance_ft`` between two one-square spaces."""
-    dx, dy = abs(ax - bx), abs(ay - by)
+def _gap(a: int, sa: int, b: int, sb: int) -> int:
+    """Empty squares between the spans ``[a, a + sa)`` and ``[b, b + sb)`` on one axis, plus one (0 when they
+    overlap): ``geometry._gap``."""
+    if b >= a + sa:
+        return b - (a + sa) + 1
+    if a >= b + sb:
+        return a - (b + sb) + 1
+    return 0
+
+
+@_jit
+def _dist(ax: int, ay: int, sa: int, bx: int, by: int, sb: int) -> int:
+    """``footprint_distance_ft`` between the space of side ``sa`` anchored at ``(ax, ay)`` and that of ``sb``."""
+    dx, dy = _gap(ax, sa, bx, sb), _gap(ay, sa, by, sb)
     if dx < dy:
         dx, dy = dy, dx
     return 5 * (dx + dy // 2)
@@ -200,8 +213,10 @@ def _meet(
     along: bool,
     oax: int,
     oay: int,
+    sa: int,
     obx: int,
     oby: int,
+    sb: int,
     low_mode: int,
     out: int,
     pinch: Any,
@@ -225,9 +240,9 @@ def _meet(
     if code in (_INTERIOR, _CROSS):
         out |= c & (B_LOE | B_LOS | B_COVER | B_SOFT)
         if c & B_LOW:
-            to_target = _dist(obx, oby, x0, y0)
-            limit = to_target if low_mode == 1 else _dist(oax, oay, obx, oby)
-            if limit <= 30 and _dist(oax, oay, x0, y0) >= to_target:
+            to_target = _dist(obx, oby, sb, x0, y0, 1)
+            limit = to_target if low_mode == 1 else _dist(oax, oay, sa, obx, oby, sb)
+            if limit <= 30 and _dist(oax, oay, sa, x0, y0, 1) >= to_target:
                 out |= LOW_COUNTS
     elif code == _ALONG:
         if along:
@@ -269,21 +284,25 @@ def _line(
     cats: Any,
     edges: Any,
     crowd: Any,
+    crowd_side: Any,
     ncrowd: int,
     along: bool,
     owner_a: int,
+    sa: int,
     owner_b: int,
+    sb: int,
     width: int,
     skip_own: bool,
     low_mode: int,
     pinch: Any,
     ends: Any,
 ) -> int:
-    """What the line from corner ``a`` of the space in square ``owner_a`` to corner ``b`` of the space in
-    ``owner_b`` meets (``grid.lines.trace`` / ``segment_flags``): B_LOE and B_LOS when blocked, B_COVER, B_SOFT,
-    and :data:`LOW_COUNTS` for a low obstacle that counts against an attack from ``owner_a`` at ``owner_b``.
-    ``crowd[:ncrowd]``: creatures' squares (soft cover); ``skip_own``: cover objects and low obstacles in the two
-    spaces' own squares are ignored (``cover``'s rule). ``pinch`` and ``ends`` are scratch arrays. The squares
+    """What the line from corner ``a`` of the space of side ``sa`` anchored at square ``owner_a`` to corner ``b``
+    of the space of side ``sb`` at ``owner_b`` meets (``grid.lines.trace`` / ``segment_flags``): B_LOE and B_LOS
+    when blocked, B_COVER, B_SOFT, and :data:`LOW_COUNTS` for a low obstacle that counts against an attack from
+    the one space at the other. ``crowd[:ncrowd]``: the anchors of creatures' spaces (soft cover), of sides
+    ``crowd_side``; ``skip_own``: cover objects and low obstacles in the two spaces' own squares are ignored
+    (``cover``'s rule). ``pinch`` and ``ends`` are scratch arrays. The squares
     looked at are those of each column that the segment could touch (a few more do no harm)."""
     dx, dy = bx - ax, by - ay
     if dx == 0 and dy == 0:
@@ -306,24 +325,28 @@ def _line(
             c = int(cats[y0, x0])
             if c == 0:
                 continue
-            if skip_own and c & (B_COVER | B_LOW) and ((x0 == oax and y0 == oay) or (x0 == obx and y0 == oby)):
+            if (
+                skip_own
+                and c & (B_COVER | B_LOW)
+                and ((oax <= x0 < oax + sa and oay <= y0 < oay + sa) or (obx <= x0 < obx + sb and oby <= y0 < oby + sb))
+            ):
                 continue
             if x0 + 1 < lo_x or x0 > hi_x or y0 + 1 < lo_y or y0 > hi_y:
                 continue
-            out, npinch, nend = _meet(ax, ay, dx, dy, x0, y0, x0 + 1, y0 + 1, c, along, oax, oay, obx, oby,
-                                      low_mode, out, pinch, npinch, ends, nend)  # fmt: skip
+            out, npinch, nend = _meet(ax, ay, dx, dy, x0, y0, x0 + 1, y0 + 1, c, along, oax, oay, sa, obx, oby,
+                                      sb, low_mode, out, pinch, npinch, ends, nend)  # fmt: skip
     for j in range(edges.shape[0]):
         x0, y0, x1, y1 = edges[j, 0], edges[j, 1], edges[j, 2], edges[j, 3]
         if x1 < lo_x or x0 > hi_x or y1 < lo_y or y0 > hi_y:
             continue
-        out, npinch, nend = _meet(ax, ay, dx, dy, x0, y0, x1, y1, edges[j, 4], along, oax, oay, obx, oby,
-                                  low_mode, out, pinch, npinch, ends, nend)  # fmt: skip
+        out, npinch, nend = _meet(ax, ay, dx, dy, x0, y0, x1, y1, edges[j, 4], along, oax, oay, sa, obx, oby,
+                                  sb, low_mode, out, pinch, npinch, ends, nend)  # fmt: skip
     for j in range(ncrowd):
-        x0, y0 = crowd[j] % width, crowd[j] // width
-        if x0 + 1 < lo_x or x0 > hi_x or y0 + 1 < lo_y or y0 > hi_y:
+        x0, y0, cs = crowd[j] % width, crowd[j] // width, crowd_side[j]
+        if x0 + cs < lo_x or x0 > hi_x or y0 + cs < lo_y or y0 > hi_y:
             continue
-        out, npinch, nend = _meet(ax, ay, dx, dy, x0, y0, x0 + 1, y0 + 1, B_SOFT, along, oax, oay, obx,
-                                  oby, low_mode, out, pinch, npinch, ends, nend)  # fmt: skip
+        out, npinch, nend = _meet(ax, ay, dx, dy, x0, y0, x0 + cs, y0 + cs, B_SOFT, along, oax, oay, sa, obx,
+                                  oby, sb, low_mode, out, pinch, npinch, ends, nend)  # fmt: skip
     for k in range(npinch):
         if pinch[k, 2] == 3:
             out |= B_LOE
@@ -333,7 +356,7 @@ def _line(
         touching = np.empty((nend, 4), dtype=np.int64)
         for end in range(2):
             px, py, sx, sy = (ax, ay, dx, dy) if end == 0 else (bx, by, -dx, -dy)
-            owner = owner_a if end == 0 else owner_b
+            owner, side = (owner_a, sa) if end == 0 else (owner_b, sb)
             ox0, oy0 = owner % width, owner // width
             for flag in (B_LOE, B_LOS):
                 if out & flag:
@@ -344,7 +367,7 @@ def _line(
                         for j in range(4):
                             touching[nt, j] = ends[k, j]
                         nt += 1
-                if nt and _sealed(px, py, sx, sy, ox0, oy0, ox0 + 1, oy0 + 1, touching, nt):
+                if nt and _sealed(px, py, sx, sy, ox0, oy0, ox0 + side, oy0 + side, touching, nt):
                     out |= flag
     return out
 
@@ -352,6 +375,69 @@ def _line(
 @_jit
 def _scratch(cats: Any) -> tuple[Any, Any]:
     return np.empty((cats.shape[0] + cats.shape[1] + 4, 4), dtype=np.int64), np.empty((32, 6), dtype=np.int64)
+
+
+@_jit
+def _overlap(a: int, sa: int, b: int, sb: int, width: int) -> bool:
+    return _gap(a % width, sa, b % width, sb) == 0 and _gap(a // width, sa, b // width, sb) == 0
+
+
+@_jit
+def space_cover(
+    cats: Any,
+    edges: Any,
+    along: bool,
+    low_mode: int,
+    width: int,
+    attacker: int,
+    sa: int,
+    target: int,
+    stt: int,
+    ranged: bool,
+    others: Any,
+    others_side: Any,
+    count: int,
+) -> int:
+    """``cover(grid, attacker, target, ranged=..., creatures=...)``'s kind between the space of side ``sa``
+    anchored at square ``attacker`` and that of side ``stt`` at ``target``, the creatures' spaces anchored at
+    ``others[:count]`` with sides ``others_side`` (ranged attacks only; those overlapping either space skipped).
+    The attacker may pick any corner of any of its squares; the lines go to the target's four outer corners."""
+    crowd = np.empty(max(count, 1), dtype=np.int64)
+    crowd_side = np.empty(max(count, 1), dtype=np.int64)
+    n = 0
+    if ranged:
+        for i in range(count):
+            s, cs = others[i], others_side[i]
+            if not _overlap(s, cs, attacker, sa, width) and not _overlap(s, cs, target, stt, width):
+                crowd[n] = s
+                crowd_side[n] = cs
+                n += 1
+    pinch, ends = _scratch(cats)
+    ax, ay = attacker % width, attacker // width
+    tx, ty = target % width, target // width
+    best = _TOTAL + 1
+    for pj in range(sa + 1):
+        for pi in range(sa + 1):
+            px, py = ax + pi, ay + pj
+            worst = 0
+            all_blocked = True
+            for qi in range(4):
+                qx, qy = tx + stt * (qi % 2), ty + stt * (qi // 2)
+                if px == qx and py == qy:
+                    continue
+                f = _line(px, py, qx, qy, cats, edges, crowd, crowd_side, n, along, attacker, sa, target, stt,
+                          width, True, low_mode, pinch, ends)  # fmt: skip
+                kind = _COV if f & (B_LOE | B_COVER | LOW_COUNTS) else (_SOFT if ranged and f & B_SOFT else 0)
+                if not f & B_LOE:
+                    all_blocked = False
+                if kind > worst:
+                    worst = kind
+            level = _TOTAL if all_blocked else worst
+            if level < best:
+                best = level
+                if best == 0:
+                    return best
+    return best
 
 
 @_jit
@@ -367,62 +453,40 @@ def fast_cover(
     others: Any,
     count: int,
 ) -> int:
-    """``cover(grid, attacker, target, ranged=..., creatures=...)``'s kind between the one-square spaces in
-    squares ``attacker`` and ``target``, the creatures in squares ``others[:count]`` (ranged attacks only; those
-    in either space skipped)."""
-    crowd = np.empty(max(count, 1), dtype=np.int64)
-    n = 0
-    if ranged:
-        for i in range(count):
-            s = others[i]
-            if s != attacker and s != target:
-                crowd[n] = s
-                n += 1
-    pinch, ends = _scratch(cats)
-    ax, ay = attacker % width, attacker // width
-    tx, ty = target % width, target // width
-    best = _TOTAL + 1
-    for pi in range(4):
-        px, py = ax + pi % 2, ay + pi // 2
-        worst = 0
-        all_blocked = True
-        for qi in range(4):
-            qx, qy = tx + qi % 2, ty + qi // 2
-            if px == qx and py == qy:
-                continue
-            f = _line(px, py, qx, qy, cats, edges, crowd, n, along, attacker, target, width, True, low_mode,
-                      pinch, ends)  # fmt: skip
-            kind = _COV if f & (B_LOE | B_COVER | LOW_COUNTS) else (_SOFT if ranged and f & B_SOFT else 0)
-            if not f & B_LOE:
-                all_blocked = False
-            if kind > worst:
-                worst = kind
-        level = _TOTAL if all_blocked else worst
-        if level < best:
-            best = level
-            if best == 0:
-                break
-    return best
+    """:func:`space_cover` between the one-square spaces in squares ``attacker`` and ``target``, the creatures
+    in squares ``others[:count]``."""
+    return space_cover(cats, edges, along, low_mode, width, attacker, 1, target, 1, ranged, others,
+                       np.ones(max(count, 1), dtype=np.int64), count)  # fmt: skip
 
 
 @_jit
-def fast_line(cats: Any, edges: Any, along: bool, width: int, a: int, b: int, sight: bool) -> bool:
-    """``has_line_of_sight`` (``sight``) or ``has_line_of_effect`` between the one-square spaces in squares
-    ``a`` and ``b``: some line from a corner of the one to a corner of the other is not blocked."""
+def space_line(cats: Any, edges: Any, along: bool, width: int, a: int, sa: int, b: int, sb: int, sight: bool) -> bool:
+    """``has_line_of_sight`` (``sight``) or ``has_line_of_effect`` between the space of side ``sa`` anchored at
+    square ``a`` and that of side ``sb`` at ``b``: some line from a corner of one of ``a``'s squares to an outer
+    corner of ``b``'s space is not blocked."""
     flag = B_LOS if sight else B_LOE
     crowd = np.empty(1, dtype=np.int64)
     pinch, ends = _scratch(cats)
     ax, ay = a % width, a // width
     bx, by = b % width, b // width
-    for pi in range(4):
-        px, py = ax + pi % 2, ay + pi // 2
-        for qi in range(4):
-            qx, qy = bx + qi % 2, by + qi // 2
-            if px == qx and py == qy:
-                continue
-            if not _line(px, py, qx, qy, cats, edges, crowd, 0, along, a, b, width, False, 1, pinch, ends) & flag:
-                return True
+    for pj in range(sa + 1):
+        for pi in range(sa + 1):
+            px, py = ax + pi, ay + pj
+            for qi in range(4):
+                qx, qy = bx + sb * (qi % 2), by + sb * (qi // 2)
+                if px == qx and py == qy:
+                    continue
+                f = _line(px, py, qx, qy, cats, edges, crowd, crowd, 0, along, a, sa, b, sb, width, False, 1, pinch,
+                          ends)  # fmt: skip
+                if not f & flag:
+                    return True
     return False
+
+
+@_jit
+def fast_line(cats: Any, edges: Any, along: bool, width: int, a: int, b: int, sight: bool) -> bool:
+    """:func:`space_line` between the one-square spaces in squares ``a`` and ``b``."""
+    return space_line(cats, edges, along, width, a, 1, b, 1, sight)
 
 
 # ---------------------------------------------------------------- what a cache miss asks (from object mode)
@@ -461,3 +525,26 @@ def line_answer(map_id: int, a: int, b: int, sight: bool) -> int:
         return -1
     cats, edges, along, _ = t
     return int(fast_line(cats, edges, along, cats.shape[1], int(a), int(b), sight))
+
+
+def space_cover_answer(
+    map_id: int, a: int, sa: int, t: int, stt: int, ranged: int, others: NDArray[np.int64], count: int
+) -> int:
+    """``footprints._fp_cover_from_grid``'s answer by :func:`space_cover` (-1 where the grid package must answer);
+    ``others[:count]``: the other creatures' spaces as ``anchor * 8 + side``."""
+    t_ = _tables(map_id)
+    if t_ is None:
+        return -1
+    cats, edges, along, low = t_
+    crowd = np.asarray(others[: int(count)], dtype=np.int64)
+    return int(space_cover(cats, edges, along, low, cats.shape[1], int(a), int(sa), int(t), int(stt), bool(ranged),
+                           crowd // 8, crowd % 8, int(count)))  # fmt: skip
+
+
+def space_line_answer(map_id: int, a: int, sa: int, b: int, sb: int, sight: bool) -> int:
+    """``bigsight._lines_from_grid``'s answer by :func:`space_line` (-1 where the grid package must answer)."""
+    t = _tables(map_id)
+    if t is None:
+        return -1
+    cats, edges, along, _ = t
+    return int(space_line(cats, edges, along, cats.shape[1], int(a), int(sa), int(b), int(sb), bool(sight)))
