@@ -125,6 +125,56 @@ def test_big_fliers_find_path_matches_the_grid(data: st.DataObject) -> None:
     assert got.leaving == tuple(p.step for p in want.provocations)
 
 
+@pytest.mark.rule("MOV-32", "MOV-04", "MOV-19", "AOO-06")
+@SETTINGS
+@given(st.data())
+def test_the_fliers_bucket_search_is_its_heap_search(data: st.DataObject) -> None:
+    """``fly_bucket_search`` leaves every buffer as ``fly_heap_search`` does (stale entries, an early stop at a
+    goal), from one seed or from many keyed seeds (a double move's second search), counting provocations or
+    not, buffers holding leftovers of earlier searches."""
+    grid = data.draw(rooms())
+    size = data.draw(st.sampled_from(BIG))
+    anchors = _fly_anchors(grid, size)
+    if not anchors:
+        return
+    start = data.draw(st.sampled_from(anchors))
+    occ = _occupants(data, grid, start, footprint_side(size))
+    t, work = bigmodes._setup(grid, size, occ, False, bigmodes.DEFAULT_OPTIONS)
+    rng = np.random.default_rng(data.draw(st.integers(0, 1000)))
+    work.prov[...] = rng.random(work.prov.shape) < 0.2
+    w = grid.width
+    use_provoking = data.draw(st.booleans())
+    budget = data.draw(st.sampled_from([5, 15, 30, 40, 60, 120]))
+    n_states = 8 * HEADINGS * t.n
+    if data.draw(st.booleans()):
+        seeds = np.array([bigmodes.fly_state_of(start[1] * w + start[0], 0, data.draw(st.integers(0, 1)), 0,
+                                                bigmodes.NO_HEADING)], dtype=np.int64)  # fmt: skip
+        keys = np.zeros(1, dtype=np.int64)
+    else:
+        seeds = rng.choice(n_states, size=data.draw(st.integers(1, 40)), replace=False).astype(np.int64)
+        unit = 1 if use_provoking else 5
+        keys = rng.integers(0, 7, seeds.shape[0]).astype(np.int64) * unit
+    goal = data.draw(st.sampled_from([-1, *(a[1] * w + a[0] for a in anchors[:5])]))
+    hampered = data.draw(st.booleans())
+    no_difficult = data.draw(st.booleans())
+    outs = []
+    for search in (bigmodes.fly_heap_search, bigmodes.fly_bucket_search):
+        dist = rng.integers(0, 1 << 40, n_states).astype(np.int64)
+        parent = rng.integers(-1, n_states, n_states).astype(np.int32)
+        lw = bigmodes._fly_buckets(seeds, keys, budget, use_provoking)
+        assert lw > 0
+        buckets = bigmodes.fly_bucket_size(budget, lw, n_states)  # (the fight's searches fit the heap's buffer)
+        heap = np.empty(max(bigmodes.fly_heap_size(t.n, t.shift_to.shape[2]), buckets), dtype=np.int64)
+        args = (t.step_to, t.step_k, t.step_diag, t.shift_to, t.squeeze_stop, t.sqd, seeds, keys, budget,
+                work.a_pass, work.a_stop, work.a_k, work.prov, use_provoking, no_difficult, hampered, goal, dist,
+                parent, heap)  # fmt: skip
+        end = search(*args) if search is bigmodes.fly_heap_search else search(*args, lw)
+        outs.append((end, dist, parent))
+    assert outs[0][0] == outs[1][0]
+    assert np.array_equal(outs[0][1], outs[1][1])
+    assert np.array_equal(outs[0][2], outs[1][2])
+
+
 @pytest.mark.rule("MOV-32", "MOV-19")
 def test_a_large_flier_crosses_a_pool_and_turns() -> None:
     """A Large flier crosses a pool a walker goes around; its path (with a turn or a squeezed step, which tie)

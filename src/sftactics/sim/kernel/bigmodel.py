@@ -32,7 +32,10 @@ from sftactics.sim.kernel import bigmodes, bigsight, bigsqueeze, specials
 from sftactics.sim.kernel import footprints as fp
 from sftactics.sim.kernel.modes import HEADINGS
 
-__all__ = ["big_fields", "big_refusals", "has_big"]
+__all__ = ["SEEK_FIELDS", "big_fields", "big_refusals", "has_big"]
+
+#: How many of the big movers' seek fields (``bigsight.seek_field``) the model keeps, one slot per (tables, start).
+SEEK_FIELDS = 16
 
 
 def _side(c: Combatant) -> int:
@@ -130,6 +133,14 @@ def big_fields(
         "bw_dist": np.empty(8 * hs * nsq, dtype=np.int64),
         "bw_parent": np.empty(8 * hs * nsq, dtype=np.int32),
         "bw_heap": np.empty(heap, dtype=np.int64),
+        "bw_dist1": np.empty(8 * hs * nsq, dtype=np.int64),
+        "bw_parent1": np.empty(8 * hs * nsq, dtype=np.int32),
+        "bw_dist2": np.empty(8 * hs * nsq, dtype=np.int64),
+        "bw_parent2": np.empty(8 * hs * nsq, dtype=np.int32),
+        "bw_kept": np.full(1, -1, dtype=np.int64),
+        "bs_key": np.full(SEEK_FIELDS, -1, dtype=np.int64),
+        "bs_budget": np.zeros(SEEK_FIELDS, dtype=np.int64),
+        "bs_out": np.zeros((SEEK_FIELDS, nsq), dtype=np.int32),
         "bw_pass": np.ones((2, nsq), dtype=np.bool_),
         "bw_stop": np.ones((2, nsq), dtype=np.bool_),
         "bw_k": np.zeros((2, nsq), dtype=np.int8),

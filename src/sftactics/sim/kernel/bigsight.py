@@ -156,7 +156,8 @@ def geo_miss(m: Any, st: Any, a: int, t: int) -> int:
 def seek_field(m: Any, start: int, budget: int, out: NDArray[np.int32], me: int) -> None:
     """``encounter.seek.distance_field`` for the big mover ``me``: ``reachable(grid, start, far).cost`` with no
     creatures, the cost of the cheapest path to every anchor where its space (or its squeezed space) may stop,
-    into ``out`` (-1 where none; 0 at ``start``). Uses the big movers' work arrays (``m.bw_*``)."""
+    into ``out`` (-1 where none; 0 at ``start``). Uses the big movers' work arrays (``m.bw_*``); the last fields
+    made are kept in ``m.bs_*`` (the map does not change: a field made in one fight serves the next)."""
     g = m.bg[me]
     for layer in range(2):
         for q in range(out.shape[0]):
@@ -164,6 +165,21 @@ def seek_field(m: Any, start: int, budget: int, out: NDArray[np.int32], me: int)
             m.bw_stop[layer, q] = True
             m.bw_k[layer, q] = 0
             m.bw_prov[layer, q] = False
+    # the field depends on the mover's tables and the start only: kept per (tables, start), a slot each
+    key = (g * out.shape[0] + start) * 2 + (1 if m.fly[me] else 0)
+    slot = key % m.bs_key.shape[0]
+    if m.bs_key[slot] == key and m.bs_budget[slot] == budget:
+        out[:] = m.bs_out[slot]
+        return
+    _seek_search(m, start, budget, out, me)
+    m.bs_key[slot] = key
+    m.bs_budget[slot] = budget
+    m.bs_out[slot] = out
+
+
+@_jit
+def _seek_search(m: Any, start: int, budget: int, out: NDArray[np.int32], me: int) -> None:
+    g = m.bg[me]
     if m.fly[me]:  # a flier's states have headings, and its turns cost (``bigtacmodes``)
         seek_field_fly(m, start, budget, out, me)
         return

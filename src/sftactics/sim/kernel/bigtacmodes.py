@@ -10,7 +10,6 @@ these, which read the flier's ``(((anchor * 2 + squeezed) * 2 + parity) * 2 + sh
   every state of the first where it may stop, keeping the heading it arrived with and keyed by the feet spent;
 * :func:`best_full_fly`: per anchor, the state ``reachable`` keeps for its full space (the lowest total, then the
   lowest state);
-* :func:`midpoint_fly`: ``_Turn._midpoint`` along the flier's double move;
 * :func:`seek_field_fly`: ``encounter.seek.distance_field`` for a big flier (``reachable`` with a far speed:
   turning costs included), for a flier going looking for its foes.
 
@@ -31,7 +30,7 @@ from sftactics.sim.kernel.bigmodes import _can_stop, big_fly_search, fly_state_o
 from sftactics.sim.kernel.geo import PROV_BITS, _jit
 from sftactics.sim.kernel.modes import HEADINGS, NO_HEADING
 
-__all__ = ["best_full_fly", "first_move_fly", "midpoint_fly", "second_move_fly", "seek_field_fly"]
+__all__ = ["best_full_fly", "first_move_fly", "second_move_fly", "seek_field_fly"]
 
 _INF = 1 << 62
 _MASK = (1 << PROV_BITS) - 1
@@ -58,19 +57,19 @@ def first_move_fly(m: Any, st: Any, c: int) -> None:
 def second_move_fly(m: Any, st: Any, c: int) -> None:
     """The second move of a double move (after :func:`first_move_fly`): from every state of the first where the
     flier may stop, with the heading it has there, keyed by the feet it cost (``reachable``'s ``seeds2``)."""
-    g = m.bg[c]
     n = 8 * HEADINGS * m.width * m.height
+    dist, squeeze_stop, a_stop = m.bw_dist, m.bg_stop[m.bg[c]], m.bw_stop  # (a field read in a loop costs)
     count = 0
     for s in range(n):
-        if m.bw_dist[s] < _INF and _can_stop(s, m.bg_stop[g], m.bw_stop):
+        if dist[s] < _INF and _can_stop(s, squeeze_stop, a_stop):
             count += 1
     seeds = np.empty(count, dtype=np.int64)
     keys = np.empty(count, dtype=np.int64)
     j = 0
     for s in range(n):
-        if m.bw_dist[s] < _INF and _can_stop(s, m.bg_stop[g], m.bw_stop):
+        if dist[s] < _INF and _can_stop(s, squeeze_stop, a_stop):
             seeds[j] = s
-            keys[j] = m.bw_dist[s] & _MASK
+            keys[j] = dist[s] & _MASK
             j += 1
     _search(m, c, seeds, keys, m.speed[c])
 
@@ -84,46 +83,12 @@ def best_full_fly(m: Any, q: int) -> tuple[int, int]:
     per = 4 * HEADINGS  # (parity, shifted, heading) of the full space
     first = q * 2 * per
     best, bt = -1, _INF
+    dist = m.bw_dist
     for s in range(first, first + per):
-        d = m.bw_dist[s]
+        d = dist[s]
         if d < _INF and (d & _MASK) < bt:
             bt, best = d & _MASK, s
     return (int(bt), best) if best >= 0 else (-1, -1)
-
-
-@_jit
-def midpoint_fly(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
-    """``bigtactics.midpoint_big`` for a flier (after ``_anchors``): along the path of the double move to
-    ``goal`` (the first move's steps, then the second's), the last anchor within one move's feet that one move
-    reaches (not squeezed)."""
-    first_move_fly(m, st, me)
-    second_move_fly(m, st, me)
-    cap = 8 * HEADINGS * m.width * m.height + 1
-    states = np.empty(cap, dtype=np.int64)
-    totals = np.empty(cap, dtype=np.int64)
-    n = 0
-    s = st.r2s[goal]
-    while s >= 0:  # the second move, back to its seed
-        states[n] = s
-        totals[n] = m.bw_dist[s] & _MASK
-        n += 1
-        s = m.bw_parent[s]
-    first_move_fly(m, st, me)
-    s = m.bw_parent[states[n - 1]]
-    while s >= 0:  # the first move, back to the start
-        states[n] = s
-        totals[n] = m.bw_dist[s] & _MASK
-        n += 1
-        s = m.bw_parent[s]
-    here = st.pos[me]
-    mid = -1
-    for i in range(n - 2, -1, -1):  # forward, the start left out
-        if totals[i] > speed:
-            break
-        q = (states[i] // HEADINGS) >> 3
-        if q != here and st.bc2[q] >= 0:
-            mid = int(q)
-    return mid
 
 
 @_jit

@@ -58,6 +58,7 @@ from sftactics.sim.kernel.footprints import (
     state_of,
 )
 from sftactics.sim.kernel.geo import PROV_BITS, distance_ft, flank_line, step_cost, threatens
+from sftactics.sim.kernel.modes import HEADINGS
 
 _INF = 1 << 62
 _MASK = (1 << PROV_BITS) - 1
@@ -155,17 +156,18 @@ def _second_move(m: Any, st: Any, c: int) -> None:
         return
     g = m.bg[c]
     n = 8 * m.width * m.height
+    dist = m.bw_dist  # (a field read in a loop costs)
     count = 0
     for s in range(n):
-        if m.bw_dist[s] < _INF and _stops(m, g, s):
+        if dist[s] < _INF and _stops(m, g, s):
             count += 1
     seeds = np.empty(count, dtype=np.int64)
     keys = np.empty(count, dtype=np.int64)
     j = 0
     for s in range(n):
-        if m.bw_dist[s] < _INF and _stops(m, g, s):
+        if dist[s] < _INF and _stops(m, g, s):
             seeds[j] = s
-            keys[j] = m.bw_dist[s] & _MASK
+            keys[j] = dist[s] & _MASK
             j += 1
     _search(m, st, c, seeds, keys)
 
@@ -205,7 +207,7 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
         return
     _done(m, st)  # the planning search's paths share the big search's buffers: it is made again when needed
     _anchors(m, st, c)
-    _first_move(m, st, c)
+    _keep_moves(m, st, c, actions)
     n = m.width * m.height
     for q in range(n):
         cost, s = _tm.best_full_fly(m, q) if m.fly[c] else _best_full(m, q)
@@ -214,7 +216,7 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
         st.r2c[q] = -1
         st.r2s[q] = -1
     if actions == 2:
-        _second_move(m, st, c)
+        _keep_second(m, st, c)
         for q in range(n):
             cost, s = _tm.best_full_fly(m, q) if m.fly[c] else _best_full(m, q)
             st.r2c[q] = cost
@@ -233,40 +235,60 @@ def rcost_big(m: Any, st: Any, c: int, q: int, actions: int) -> tuple[int, int]:
 
 
 @_jit
+def _keep_moves(m: Any, st: Any, c: int, actions: int) -> None:
+    """The one move and (``actions == 2``) the double move of ``c`` from where it stands, unmarked, copied to
+    ``m.bw_dist1``/``bw_parent1`` and ``bw_dist2``/``bw_parent2`` for :func:`midpoint_big` (other searches of the
+    turn reuse ``bw_dist``); after :func:`_anchors`."""
+    _first_move(m, st, c)
+    if actions == 2:
+        m.bw_dist1[:] = m.bw_dist
+        m.bw_parent1[:] = m.bw_parent
+        m.bw_kept[0] = -1
+
+
+@_jit
+def _keep_second(m: Any, st: Any, c: int) -> None:
+    _second_move(m, st, c)
+    m.bw_dist2[:] = m.bw_dist
+    m.bw_parent2[:] = m.bw_parent
+    m.bw_kept[0] = c
+
+
+@_jit
 def midpoint_big(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
     """``_Turn._midpoint`` for a big mover: along the path of the double move to ``goal`` (the first move's
-    steps, then the second's), the last anchor within one move's feet that one move reaches (not squeezed)."""
+    steps, then the second's), the last anchor within one move's feet that one move reaches (not squeezed). The
+    two searches are :func:`reach_big`'s of this look when it made them for ``me``, else made again."""
     if st.r2s[goal] < 0:
         return -1
     _done(m, st)
-    _anchors(m, st, me)
-    if m.fly[me]:
-        return _tm.midpoint_fly(m, st, me, goal, speed)
-    _first_move(m, st, me)
-    _second_move(m, st, me)
-    cap = 8 * m.width * m.height + 1
+    if not (st.t_n[3] >= 2 and st.t_n[6] == me and m.bw_kept[0] == me):
+        _anchors(m, st, me)
+        _keep_moves(m, st, me, 2)
+        _keep_second(m, st, me)
+    per = HEADINGS if m.fly[me] else 1  # a flier's states have headings (``bigtacmodes``)
+    cap = 8 * per * m.width * m.height + 1
     states = np.empty(cap, dtype=np.int64)
     totals = np.empty(cap, dtype=np.int64)
     n = 0
     s = st.r2s[goal]
     while s >= 0:  # the second move, back to its seed
         states[n] = s
-        totals[n] = m.bw_dist[s] & _MASK
+        totals[n] = m.bw_dist2[s] & _MASK
         n += 1
-        s = m.bw_parent[s]
-    _first_move(m, st, me)
-    s = m.bw_parent[states[n - 1]]
+        s = m.bw_parent2[s]
+    s = m.bw_parent1[states[n - 1]]
     while s >= 0:  # the first move, back to the start
         states[n] = s
-        totals[n] = m.bw_dist[s] & _MASK
+        totals[n] = m.bw_dist1[s] & _MASK
         n += 1
-        s = m.bw_parent[s]
+        s = m.bw_parent1[s]
     here = st.pos[me]
     mid = -1
     for i in range(n - 2, -1, -1):  # forward, the start left out
         if totals[i] > speed:
             break
-        q = states[i] >> 3
+        q = (states[i] // per) >> 3
         if q != here and st.bc2[q] >= 0:
             mid = int(q)
     return mid

@@ -250,6 +250,14 @@ class Model(NamedTuple):
     bw_dist: I64 = np.zeros(1, dtype=np.int64)  # the big movers' search: work arrays (``footprints.big_search``)
     bw_parent: I32 = np.zeros(1, dtype=np.int32)
     bw_heap: I64 = np.zeros(1, dtype=np.int64)
+    bw_dist1: I64 = np.zeros(1, dtype=np.int64)  # a big mover's one move and double move kept for the midpoint
+    bw_parent1: I32 = np.zeros(1, dtype=np.int32)
+    bw_dist2: I64 = np.zeros(1, dtype=np.int64)
+    bw_parent2: I32 = np.zeros(1, dtype=np.int32)
+    bw_kept: I64 = np.full(1, -1, dtype=np.int64)  # whose moves those are (-1: none)
+    bs_key: I64 = np.full(1, -1, dtype=np.int64)  # [K] the big movers' seek fields kept (``bigsight.seek_field``)
+    bs_budget: I64 = np.zeros(1, dtype=np.int64)
+    bs_out: I32 = np.zeros((1, 1), dtype=np.int32)  # [K, S]
     bw_pass: B = np.ones((2, 1), dtype=np.bool_)
     bw_stop: B = np.ones((2, 1), dtype=np.bool_)
     bw_k: NDArray[np.int8] = np.zeros((2, 1), dtype=np.int8)
