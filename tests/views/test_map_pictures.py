@@ -4,7 +4,6 @@ walls in play's map."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -19,6 +18,7 @@ from sftactics.cli import app
 from sftactics.core.errors import SftError
 from sftactics.play import Session
 from sftactics.views.command import map_cmd
+from tests.table.test_browser import CHROMIUM  # (the browser the live table's tests drive)
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,13 +157,12 @@ def _draw_with_chromium(svg: Path, png: Path) -> None:
     """The browser's own SVG renderer (Skia, not librsvg): the live table's maps are drawn by browsers."""
     from playwright.sync_api import sync_playwright
 
-    chromium = os.environ.get("SFTACTICS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(chromium).exists():
-        pytest.fail(f"chromium is not installed ({chromium}); .ci/run installs it")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"chromium is not installed ({CHROMIUM}); .ci/run installs it")
     root = ET.parse(svg).getroot()
     size = {"width": int(float(root.get("width", "0"))), "height": int(float(root.get("height", "0")))}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         try:
             page = browser.new_page(viewport=size, device_scale_factor=1)
             page.set_content("<html><body style='margin:0'>" + svg.read_text(encoding="utf-8") + "</body></html>")

@@ -289,7 +289,10 @@ def fly_bucket_search(
     the heap's next (key, state). A squeeze shift costs nothing and lands in the bucket being settled, perhaps
     below the state just taken: the scan goes back to its word (as ``kernel/buckets.py`` for the one-square
     search, where every step costs 5 ft or more). (A summary word per 64 words, to clear and scan less, was
-    tried: no faster on the second benchmark room, where the relaxations cost the most.)"""
+    tried: no faster on the second benchmark room, where the relaxations cost the most.) The loop over a state's
+    steps and shifts is :func:`fly_heap_search`'s, written out again on purpose: shared as a helper that hands
+    the improved states back, even inlined by numba, it made this search 1.5 to 2.5 times as slow; the test
+    that compares the two searches buffer for buffer keeps them in step."""
     n = step_to.shape[1]
     n_states = 8 * HEADINGS * n
     words = (n_states + 63) >> 6
