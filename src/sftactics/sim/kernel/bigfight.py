@@ -23,6 +23,7 @@ from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.bigmodes import path_big_fly, search_big_fly
 from sftactics.sim.kernel.bigpath import store_best
 from sftactics.sim.kernel.bodies import base_numbers
+from sftactics.sim.kernel.flymemo import scratch
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
     anchor_provoking,
@@ -137,6 +138,7 @@ def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_star
     seeds = np.empty(1, dtype=np.int64)
     seeds[0] = state_of(here, 0, st.sc[_DIAG] & 1, 0)
     keys = np.zeros(1, dtype=np.int64)
+    scratch(m)  # (a flier's kept searches are not written over: ``kernel.flymemo``)
     big_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds, keys,
                budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, True, charging, m.hampered_diagonal_counts, -1,
                m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip

@@ -28,7 +28,7 @@ from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode
 from sftactics.grid.options import GridOptions
 from sftactics.grid.space import Size, footprint_side
-from sftactics.sim.kernel import bigmodes, bigsight, bigsqueeze, specials
+from sftactics.sim.kernel import bigmodes, bigsight, bigsqueeze, flymemo, specials
 from sftactics.sim.kernel import footprints as fp
 from sftactics.sim.kernel.modes import HEADINGS
 
@@ -115,6 +115,8 @@ def big_fields(
         for dy in range(zt.box):
             for dx in range(zt.box):
                 bz[z, :, (dy + shift) * box + dx + shift] = zt.table[:, dy * zt.box + dx]
+    dist = np.empty(8 * hs * nsq, dtype=np.int64)
+    parent = np.empty(8 * hs * nsq, dtype=np.int32)
     return {
         "fside": fside,
         "big": True,
@@ -130,14 +132,17 @@ def big_fields(
         "bz_box": box,
         "zone": zone,
         "w_zone": w_zone,
-        "bw_dist": np.empty(8 * hs * nsq, dtype=np.int64),
-        "bw_parent": np.empty(8 * hs * nsq, dtype=np.int32),
+        "bw_dist": dist,
+        "bw_parent": parent,
+        "bw_dist0": dist,  # (the same buffers: ``flymemo.scratch``)
+        "bw_parent0": parent,
         "bw_heap": np.empty(heap, dtype=np.int64),
         "bw_dist1": np.empty(8 * hs * nsq, dtype=np.int64),
         "bw_parent1": np.empty(8 * hs * nsq, dtype=np.int32),
         "bw_dist2": np.empty(8 * hs * nsq, dtype=np.int64),
         "bw_parent2": np.empty(8 * hs * nsq, dtype=np.int32),
         "bw_kept": np.full(1, -1, dtype=np.int64),
+        **(flymemo.memo_fields(nsq, 8 * hs * nsq) if fly else {}),
         "bs_key": np.full(SEEK_FIELDS, -1, dtype=np.int64),
         "bs_budget": np.zeros(SEEK_FIELDS, dtype=np.int64),
         "bs_out": np.zeros((SEEK_FIELDS, nsq), dtype=np.int32),

@@ -43,6 +43,7 @@ from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size
 from sftactics.sim.kernel.bigpath import settled_at, store_best
 from sftactics.sim.kernel.buckets import _lowest_bit
+from sftactics.sim.kernel.flymemo import MARKED, MARKED_CHARGING, claim, keep, recall
 from sftactics.sim.kernel.footprints import (
     BigPath,
     BigTables,
@@ -427,12 +428,17 @@ def search_big_fly(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_
     here = st.pos[c]
     if exempt_start:
         m.bw_prov[0, here] = False
-    seeds = np.empty(1, dtype=np.int64)
-    seeds[0] = fly_state_of(here, 0, st.sc[_DIAG] & 1, 0, NO_HEADING)
-    keys = np.zeros(1, dtype=np.int64)
-    big_fly_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds,
-                   keys, budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, True, charging, m.hampered_diagonal_counts,
-                   -1, m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
+    seed = fly_state_of(here, 0, st.sc[_DIAG] & 1, 0, NO_HEADING)
+    kind = MARKED_CHARGING if charging else MARKED
+    if recall(m, g, seed, budget, kind) == -2:  # not kept (``kernel.flymemo``)
+        seeds = np.empty(1, dtype=np.int64)
+        seeds[0] = seed
+        keys = np.zeros(1, dtype=np.int64)
+        entry = claim(m)
+        big_fly_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds,
+                       keys, budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, True, charging,
+                       m.hampered_diagonal_counts, -1, m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
+        keep(m, entry, g, seed, budget, kind, -1)
     store_best(m, st, HEADINGS)
 
 

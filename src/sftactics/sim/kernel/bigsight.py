@@ -186,9 +186,10 @@ def _seek_search(m: Any, start: int, budget: int, out: NDArray[np.int32], me: in
     seeds = np.empty(1, dtype=np.int64)
     seeds[0] = state_of(start, 0, 0, 0)
     keys = np.zeros(1, dtype=np.int64)
+    dist = m.bw_dist0  # the model's own buffers (a flier's kept searches are not written over: ``flymemo``)
     big_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds, keys,
                budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, False, False, m.hampered_diagonal_counts, -1,
-               m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
+               dist, m.bw_parent0, m.bw_heap)  # fmt: skip
     stop = m.bg_stop[g]
     for q in range(out.shape[0]):
         best = _INF
@@ -196,7 +197,7 @@ def _seek_search(m: Any, start: int, budget: int, out: NDArray[np.int32], me: in
             if layer == 1 and not stop[q]:
                 continue
             for rest in range(4):  # parity, shifted
-                k = m.bw_dist[((q * 2 + layer) * 2) * 2 + rest]
+                k = dist[((q * 2 + layer) * 2) * 2 + rest]
                 if k < best:
                     best = k
         out[q] = -1 if best >= _INF else np.int32(best >> PROV_BITS)

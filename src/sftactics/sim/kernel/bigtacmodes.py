@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sftactics.sim.kernel.bigmodes import _can_stop, big_fly_search, fly_state_of
+from sftactics.sim.kernel.flymemo import ONE_MOVE, SECOND_MOVE, claim, keep, recall
 from sftactics.sim.kernel.geo import PROV_BITS, _jit
 from sftactics.sim.kernel.modes import HEADINGS, NO_HEADING
 
@@ -47,16 +48,26 @@ def _search(m: Any, c: int, seeds: Any, keys: Any, budget: int) -> None:
 
 @_jit
 def first_move_fly(m: Any, st: Any, c: int) -> None:
-    """One move action of the flier ``c`` from where it stands, without a heading (after ``bigtactics._anchors``)."""
+    """One move action of the flier ``c`` from where it stands, without a heading (after ``bigtactics._anchors``;
+    kept and recalled: ``kernel.flymemo``)."""
+    g, seed, speed = m.bg[c], fly_state_of(st.pos[c], 0, st.sc[_DIAG] & 1, 0, NO_HEADING), m.speed[c]
+    if recall(m, g, seed, speed, ONE_MOVE) != -2:
+        return
     seeds = np.empty(1, dtype=np.int64)
-    seeds[0] = fly_state_of(st.pos[c], 0, st.sc[_DIAG] & 1, 0, NO_HEADING)
-    _search(m, c, seeds, np.zeros(1, dtype=np.int64), m.speed[c])
+    seeds[0] = seed
+    entry = claim(m)
+    _search(m, c, seeds, np.zeros(1, dtype=np.int64), speed)
+    keep(m, entry, g, seed, speed, ONE_MOVE, -1)
 
 
 @_jit
 def second_move_fly(m: Any, st: Any, c: int) -> None:
     """The second move of a double move (after :func:`first_move_fly`): from every state of the first where the
-    flier may stop, with the heading it has there, keyed by the feet it cost (``reachable``'s ``seeds2``)."""
+    flier may stop, with the heading it has there, keyed by the feet it cost (``reachable``'s ``seeds2``). Those
+    seeds are a pure function of the first move's inputs, so the memory keys it by them (``kernel.flymemo``)."""
+    g, seed, speed = m.bg[c], fly_state_of(st.pos[c], 0, st.sc[_DIAG] & 1, 0, NO_HEADING), m.speed[c]
+    if recall(m, g, seed, speed, SECOND_MOVE) != -2:
+        return
     n = 8 * HEADINGS * m.width * m.height
     dist, squeeze_stop, a_stop = m.bw_dist, m.bg_stop[m.bg[c]], m.bw_stop  # (a field read in a loop costs)
     count = 0
@@ -71,7 +82,9 @@ def second_move_fly(m: Any, st: Any, c: int) -> None:
             seeds[j] = s
             keys[j] = dist[s] & _MASK
             j += 1
-    _search(m, c, seeds, keys, m.speed[c])
+    entry = claim(m)  # (not the first move's entry: the most recently used)
+    _search(m, c, seeds, keys, speed)
+    keep(m, entry, g, seed, speed, SECOND_MOVE, -1)
 
 
 @_jit
@@ -99,7 +112,10 @@ def seek_field_fly(m: Any, start: int, budget: int, out: NDArray[np.int32], me: 
     g = m.bg[me]
     seeds = np.empty(1, dtype=np.int64)
     seeds[0] = fly_state_of(start, 0, 0, 0, NO_HEADING)
-    _search(m, me, seeds, np.zeros(1, dtype=np.int64), budget)
+    dist = m.bw_dist0  # the model's own buffers (the seek fields are kept apart: ``bigsight.seek_field``)
+    big_fly_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds,
+                   np.zeros(1, dtype=np.int64), budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, False, False,
+                   m.hampered_diagonal_counts, -1, dist, m.bw_parent0, m.bw_heap)  # fmt: skip
     stop = m.bg_stop[g]
     per = 4 * HEADINGS
     for q in range(out.shape[0]):
@@ -109,7 +125,7 @@ def seek_field_fly(m: Any, start: int, budget: int, out: NDArray[np.int32], me: 
                 continue
             first = (q * 2 + layer) * per
             for s in range(first, first + per):
-                k = m.bw_dist[s]
+                k = dist[s]
                 if k < best:
                     best = k
         out[q] = -1 if best >= _INF else np.int32(best >> PROV_BITS)

@@ -250,11 +250,19 @@ class Model(NamedTuple):
     bw_dist: I64 = np.zeros(1, dtype=np.int64)  # the big movers' search: work arrays (``footprints.big_search``)
     bw_parent: I32 = np.zeros(1, dtype=np.int32)
     bw_heap: I64 = np.zeros(1, dtype=np.int64)
+    bw_dist0: I64 = np.zeros(1, dtype=np.int64)  # the buffers bw_dist and bw_parent start as (``flymemo.scratch``)
+    bw_parent0: I32 = np.zeros(1, dtype=np.int32)
     bw_dist1: I64 = np.zeros(1, dtype=np.int64)  # a big mover's one move and double move kept for the midpoint
     bw_parent1: I32 = np.zeros(1, dtype=np.int32)
     bw_dist2: I64 = np.zeros(1, dtype=np.int64)
     bw_parent2: I32 = np.zeros(1, dtype=np.int32)
     bw_kept: I64 = np.full(1, -1, dtype=np.int64)  # whose moves those are (-1: none)
+    fm_scal: I64 = np.zeros((1, 8), dtype=np.int64)  # [E, 8] a big flier's searches kept (``kernel.flymemo``)
+    fm_key: NDArray[np.uint8] = np.zeros((1, 8), dtype=np.uint8)  # [E, bytes] what each searched over
+    fm_work: NDArray[np.uint8] = np.zeros(8, dtype=np.uint8)  # [bytes] the key being asked
+    fm_dist: I64 = np.zeros((1, 1), dtype=np.int64)  # [E, states]
+    fm_parent: I32 = np.zeros((1, 1), dtype=np.int32)  # [E, states]
+    fm_count: I64 = np.zeros(24, dtype=np.int64)  # the clock, recalls, searches kept, ... (``flymemo``)
     bs_key: I64 = np.full(1, -1, dtype=np.int64)  # [K] the big movers' seek fields kept (``bigsight.seek_field``)
     bs_budget: I64 = np.zeros(1, dtype=np.int64)
     bs_out: I32 = np.zeros((1, 1), dtype=np.int32)  # [K, S]

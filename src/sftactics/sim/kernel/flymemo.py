@@ -1,0 +1,199 @@
+"""Searches of a big flier kept and recalled (MOV-32): ``bigmodes.big_fly_search`` is the costliest thing a
+fight of a big flier does (72 states per square), and a fight asks the same search again and again: a flier
+in melee looks at its withdrawal every turn from the same space with everyone where they were, and the first
+round of one fight is often the first round of the next. A search is a pure function of its inputs, so its
+results are kept, per model (the map does not change from fight to fight), with every input it read:
+
+* scalars: the movement tables ``g``, the seed state, the budget, and what kind of search it is
+  (:data:`ONE_MOVE`; :data:`SECOND_MOVE`: the double move's second search, whose seeds are a pure function of
+  the first's and of where the flier may stop; :data:`MARKED` and :data:`MARKED_CHARGING`: provocations
+  counted, the second charging);
+* the per-anchor occupancy it searched over (``m.bw_pass``, ``m.bw_stop``, ``m.bw_k``) and, for a marked
+  search, the provoking anchors (``m.bw_prov``), as bytes compared in full on a recall (a hash only picks the
+  candidate entry).
+
+A search is made straight into an entry's buffers and a recall points ``m.bw_dist`` and ``m.bw_parent`` at
+them (nothing copied: copying a search's 390 kB in and out cost a tenth of a fight in the second benchmark
+room); searches the memory does not keep go to the model's own buffers (:func:`scratch`). A recalled search
+reads exactly as the search itself left its buffers (``dist``, ``parent``, the end state), so a fight is the
+same whether its searches were made or recalled; ``tests/sim/test_kernel_flymemo.py`` plays
+fights with a cold and a warm memory and compares them. The memory holds :func:`entries` searches (as many as
+fit in about 24 MB for the map, 4 to 48), the least recently used one giving way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sftactics.sim.kernel.geo import _jit
+
+__all__ = [
+    "BY_KIND",
+    "HITS",
+    "KEPT",
+    "MARKED",
+    "MARKED_CHARGING",
+    "OFF",
+    "ONE_MOVE",
+    "SECOND_MOVE",
+    "claim",
+    "entries",
+    "keep",
+    "key_bytes",
+    "memo_fields",
+    "recall",
+    "scratch",
+]
+
+#: Kinds of search (the scalar ``kind`` of a key).
+ONE_MOVE = 1
+SECOND_MOVE = 2
+MARKED = 3
+MARKED_CHARGING = 4
+
+_BUDGET_BYTES = 24 << 20
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+# columns of ``m.fm_scal``
+_STAMP, _HASH, _G, _SEED, _BUDGET, _KIND, _END = range(7)
+_COLUMNS = 8
+# ``m.fm_count``: the clock, recalls, searches kept, the hash of the key last filled, the switch (nonzero: off,
+# for comparing and measuring), then per kind of search (``BY_KIND + kind``) its recalls and (``+ 8``) its
+# searches made
+_CLOCK, HITS, KEPT, _PENDING, OFF = range(5)
+BY_KIND = 8
+_COUNTS = BY_KIND + 16
+
+
+def key_bytes(nsq: int) -> int:
+    """Bytes of a search's occupancy key on a map of ``nsq`` squares (four layers of two, whole words)."""
+    return (8 * nsq + 7) // 8 * 8
+
+
+def entries(nsq: int, states: int) -> int:
+    """How many searches of ``states`` states the memory keeps on a map of ``nsq`` squares."""
+    per = states * 12 + key_bytes(nsq) + 8 * _COLUMNS
+    return max(4, min(48, _BUDGET_BYTES // per))
+
+
+def memo_fields(nsq: int, states: int) -> dict[str, Any]:
+    """The model's fields of the memory (``bigmodel.big_fields``: with a big flier only)."""
+    e = entries(nsq, states)
+    return {
+        "fm_scal": np.zeros((e, _COLUMNS), dtype=np.int64),
+        "fm_key": np.zeros((e, key_bytes(nsq)), dtype=np.uint8),
+        "fm_work": np.zeros(key_bytes(nsq), dtype=np.uint8),
+        "fm_dist": np.zeros((e, states), dtype=np.int64),
+        "fm_parent": np.zeros((e, states), dtype=np.int32),
+        "fm_count": np.zeros(_COUNTS, dtype=np.int64),
+    }
+
+
+@_jit
+def _fill(m: Any, marked: bool) -> int:
+    """Writes the occupancy (and for a marked search the provoking anchors) into ``m.fm_work``; its hash."""
+    work = m.fm_work
+    pas, stop, k, prov = m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov
+    n = pas.shape[1]
+    for layer in range(2):
+        o = layer * n
+        for i in range(n):
+            work[o + i] = pas[layer, i]
+            work[2 * n + o + i] = stop[layer, i]
+            work[4 * n + o + i] = np.uint8(k[layer, i])
+            work[6 * n + o + i] = prov[layer, i] if marked else False
+    words = work.view(np.uint64)
+    h = np.uint64(0)
+    for i in range(words.shape[0]):
+        h = (h ^ words[i]) * _MIX
+        h ^= h >> np.uint64(29)
+    return int(h >> np.uint64(1))
+
+
+@_jit
+def _same(m: Any, e: int) -> bool:
+    a = m.fm_work.view(np.uint64)
+    b = m.fm_key[e].view(np.uint64)
+    for i in range(a.shape[0]):  # noqa: SIM110 (numba)
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+@_jit
+def scratch(m: Any) -> None:
+    """Point ``m.bw_dist`` and ``m.bw_parent`` back at the model's own buffers: before a search the memory does
+    not keep writes into them (a walker's, a seek field's), so that it never writes over a kept one."""
+    m.bw_dist = m.bw_dist0
+    m.bw_parent = m.bw_parent0
+
+
+@_jit
+def recall(m: Any, g: int, seed: int, budget: int, kind: int) -> int:
+    """The end state of the kept search with these inputs (the occupancy in ``m.bw_*``), ``m.bw_dist`` and
+    ``m.bw_parent`` then pointing at its buffers (read them, do not write them); -2 when none is kept (then
+    ``m.fm_work`` holds the key for :func:`claim` and :func:`keep`)."""
+    count = m.fm_count
+    if count[OFF]:
+        return -2
+    h = _fill(m, kind >= MARKED)
+    scal = m.fm_scal
+    count[_CLOCK] += 1
+    for e in range(scal.shape[0]):
+        if (
+            scal[e, _STAMP] > 0
+            and scal[e, _HASH] == h
+            and scal[e, _G] == g
+            and scal[e, _SEED] == seed
+            and scal[e, _BUDGET] == budget
+            and scal[e, _KIND] == kind
+            and _same(m, e)
+        ):
+            scal[e, _STAMP] = count[_CLOCK]
+            count[HITS] += 1
+            count[BY_KIND + kind] += 1
+            m.bw_dist = m.fm_dist[e]
+            m.bw_parent = m.fm_parent[e]
+            return int(scal[e, _END])
+    count[_PENDING] = h
+    return -2
+
+
+@_jit
+def claim(m: Any) -> int:
+    """After a :func:`recall` that found none: the entry the search is to be kept in (the least recently used,
+    forgotten now), ``m.bw_dist`` and ``m.bw_parent`` pointing at its buffers for the search to write; -1 (the
+    model's own buffers) when the memory is off."""
+    if m.fm_count[OFF]:
+        scratch(m)
+        return -1
+    scal = m.fm_scal
+    victim = 0
+    for e in range(1, scal.shape[0]):
+        if scal[e, _STAMP] < scal[victim, _STAMP]:
+            victim = e
+    scal[victim, _STAMP] = 0
+    m.bw_dist = m.fm_dist[victim]
+    m.bw_parent = m.fm_parent[victim]
+    return victim
+
+
+@_jit
+def keep(m: Any, victim: int, g: int, seed: int, budget: int, kind: int, end: int) -> None:
+    """The search just made into the buffers of :func:`claim`'s entry ``victim`` is kept, with its key."""
+    if victim < 0:
+        return
+    count = m.fm_count
+    count[BY_KIND + 8 + kind] += 1
+    scal = m.fm_scal
+    scal[victim, _STAMP] = count[_CLOCK]
+    scal[victim, _HASH] = count[_PENDING]
+    scal[victim, _G] = g
+    scal[victim, _SEED] = seed
+    scal[victim, _BUDGET] = budget
+    scal[victim, _KIND] = kind
+    scal[victim, _END] = end
+    m.fm_key[victim, :] = m.fm_work
+    count[KEPT] += 1

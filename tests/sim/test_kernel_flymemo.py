@@ -1,0 +1,117 @@
+"""A big flier's searches kept and recalled (``sim.kernel.flymemo``): a recalled search hands back what the
+search itself would write, so fights played with the memory warm, cold or switched off are the same fight for
+fight; and a recall answers only the inputs it was kept for (the engine's fights against the kernel's, with the
+memory warm across examples, are the same-dice-same-fight tests of ``test_kernel_bigtactics_modes``)."""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pytest
+
+from sftactics.encounter.state import Encounter
+from sftactics.sim.kernel import bigtacmodes, bigtactics, flymemo
+from sftactics.sim.kernel import run as kernel_run
+from sftactics.sim.runner import fight_seed
+
+TACTICAL = {"*": "tactical"}
+SEEDS = [fight_seed(7, i) for i in range(24)]
+
+
+@cache
+def room2() -> Encounter:
+    """The second benchmark room with its Large barathu (fly 30): walls, doorways, dim light."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from reach_bench import room2 as bench_room2
+
+    enc: Encounter = bench_room2()
+    return enc
+
+
+def _memo(enc: Encounter) -> tuple[Any, Any]:
+    ready = kernel_run.compiled(enc, TACTICAL)
+    return ready.compiled.model, ready
+
+
+def _forget(model: Any, *, off: bool = False) -> None:
+    model.fm_scal[:] = 0
+    model.fm_count[:] = 0
+    model.fm_count[flymemo.OFF] = 1 if off else 0
+
+
+@numba.njit
+def _buffers(m: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Copies of what ``m.bw_dist`` and ``m.bw_parent`` point at now (a recall points them at a kept search)."""
+    return m.bw_dist.copy(), m.bw_parent.copy()
+
+
+def _play(enc: Encounter, seeds: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    return kernel_run.kernel_arrays(enc, seeds, 50, TACTICAL)
+
+
+@pytest.mark.rule("MOV-32")
+def test_fights_are_the_same_with_the_memory_warm_cold_or_off() -> None:
+    enc = room2()
+    model, _ = _memo(enc)
+    _forget(model, off=True)
+    off_f, off_c = _play(enc, SEEDS)
+    assert model.fm_count[flymemo.HITS] == 0 and model.fm_count[flymemo.KEPT] == 0
+    _forget(model)
+    warm_f, warm_c = _play(enc, SEEDS)  # one batch: later fights recall the searches of earlier ones
+    hits = int(model.fm_count[flymemo.HITS])
+    kept = int(model.fm_count[flymemo.KEPT])
+    assert hits > 0 and kept > 0
+    cold_f, cold_c = [], []
+    for seed in SEEDS:  # each fight from an empty memory
+        _forget(model)
+        f, c = _play(enc, [seed])
+        cold_f.append(f[0])
+        cold_c.append(c[0])
+    assert np.array_equal(off_f, warm_f) and np.array_equal(off_c, warm_c)
+    assert np.array_equal(off_f, np.array(cold_f)) and np.array_equal(off_c, np.array(cold_c))
+    _forget(model)
+
+
+@pytest.mark.rule("MOV-32")
+def test_a_recall_answers_only_the_inputs_it_was_kept_for() -> None:
+    enc = room2()
+    model, ready = _memo(enc)
+    _play(enc, SEEDS[:1])  # a fight's end: creatures where they ended up
+    m, st = ready.model, ready.state
+    big = next(i for i, s in enumerate(model.fside) if s > 1)
+    _forget(model)
+    bigtactics._anchors(m, st, big)
+    bigtacmodes.first_move_fly(m, st, big)  # made, into an entry's buffers
+    searched = _buffers(m)
+    assert model.fm_count[flymemo.KEPT] == 1 and model.fm_count[flymemo.HITS] == 0
+    flymemo.scratch(m)  # the model's own buffers, filled with nonsense
+    model.bw_dist0[:] = -7
+    model.bw_parent0[:] = -7
+    bigtacmodes.first_move_fly(m, st, big)  # recalled: the buffers as the search left them, nothing copied
+    assert model.fm_count[flymemo.HITS] == 1
+    got = _buffers(m)
+    assert np.array_equal(got[0], searched[0]) and np.array_equal(got[1], searched[1])
+    assert (model.bw_dist0 == -7).all()
+    # one anchor blocked: a different search, made and kept
+    free = int(np.flatnonzero(model.bw_pass[0])[0])
+    model.bw_pass[0, free] = False
+    bigtacmodes.first_move_fly(m, st, big)
+    assert model.fm_count[flymemo.HITS] == 1 and model.fm_count[flymemo.KEPT] == 2
+    model.bw_pass[0, free] = True
+    bigtacmodes.first_move_fly(m, st, big)  # the first again
+    assert model.fm_count[flymemo.HITS] == 2 and model.fm_count[flymemo.KEPT] == 2
+    # the double move's second search is another kind of search from the same start
+    bigtacmodes.second_move_fly(m, st, big)
+    assert model.fm_count[flymemo.HITS] == 2 and model.fm_count[flymemo.KEPT] == 3
+    _forget(model)
+
+
+def test_the_memory_keeps_what_fits_the_map() -> None:
+    assert flymemo.entries(450, 8 * 9 * 450) == 48
+    assert flymemo.entries(10_000, 8 * 9 * 10_000) == 4  # the largest map the kernel takes a big flier on
+    assert flymemo.key_bytes(450) == 3_600 and flymemo.key_bytes(451) == 3_608
