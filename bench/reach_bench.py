@@ -235,6 +235,7 @@ def _room2_figure(quick: bool, large: str = "barathu", name: str = "kernel_room2
             kernel_batch(enc, [fight_seed(0, i) for i in idx], idx, 50, {"*": "tactical"})
             times.append((time.process_time() - t0) * 1000 / size)
         details["engine"] = "compiled"
+        details["flier_searches_recalled"] = _recalled(enc)
     else:
         for i in range(1 if quick else 4):
             t0 = time.process_time()
@@ -250,6 +251,22 @@ def _room2_figure(quick: bool, large: str = "barathu", name: str = "kernel_room2
         4.0,
         details,
     )
+
+
+def _recalled(enc: Any) -> dict[str, float]:
+    """The share of a big flier's searches the kernel recalled instead of making (``kernel/flymemo.py``), by kind
+    of search, over the fights played so far in this process (empty without a big flier)."""
+    from sftactics.sim.kernel import flymemo
+    from sftactics.sim.kernel.run import compiled
+
+    count = compiled(enc, {"*": "tactical"}).compiled.model.fm_count
+    out: dict[str, float] = {}
+    for name, kind in (("one move", flymemo.ONE_MOVE), ("second move", flymemo.SECOND_MOVE),
+                       ("marked", flymemo.MARKED), ("marked, charging", flymemo.MARKED_CHARGING)):  # fmt: skip
+        hits, made = int(count[flymemo.BY_KIND + kind]), int(count[flymemo.BY_KIND + 8 + kind])
+        if hits + made:
+            out[name] = round(hits / (hits + made), 3)
+    return out
 
 
 def run(quick: bool = False) -> list[Figure]:
