@@ -6,6 +6,7 @@ memory warm across examples, are the same-dice-same-fight tests of ``test_kernel
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,14 @@ def room2() -> Encounter:
 def _memo(enc: Encounter) -> tuple[Any, Any]:
     ready = kernel_run.compiled(enc, TACTICAL)
     return ready.compiled.model, ready
+
+
+@pytest.fixture(autouse=True)
+def _memory_left_on() -> Iterator[None]:
+    """The encounter's model is cached for the process: whatever a test here does to its memory (switched off,
+    nonsense in the buffers), the next test, here or elsewhere, finds it empty and on."""
+    yield
+    _forget(_memo(room2())[0])
 
 
 def _forget(model: Any, *, off: bool = False) -> None:
@@ -74,7 +83,6 @@ def test_fights_are_the_same_with_the_memory_warm_cold_or_off() -> None:
         cold_c.append(c[0])
     assert np.array_equal(off_f, warm_f) and np.array_equal(off_c, warm_c)
     assert np.array_equal(off_f, np.array(cold_f)) and np.array_equal(off_c, np.array(cold_c))
-    _forget(model)
 
 
 @pytest.mark.rule("MOV-32")
@@ -108,7 +116,6 @@ def test_a_recall_answers_only_the_inputs_it_was_kept_for() -> None:
     # the double move's second search is another kind of search from the same start
     bigtacmodes.second_move_fly(m, st, big)
     assert model.fm_count[flymemo.HITS] == 2 and model.fm_count[flymemo.KEPT] == 3
-    _forget(model)
 
 
 def test_the_memory_keeps_what_fits_the_map() -> None:
