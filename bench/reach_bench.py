@@ -263,7 +263,7 @@ def _recalled(enc: Any) -> dict[str, float]:
     out: dict[str, float] = {}
     for name, kind in (("one move", flymemo.ONE_MOVE), ("second move", flymemo.SECOND_MOVE),
                        ("marked", flymemo.MARKED), ("marked, charging", flymemo.MARKED_CHARGING)):  # fmt: skip
-        hits, made = int(count[flymemo.BY_KIND + kind]), int(count[flymemo.BY_KIND + 8 + kind])
+        hits, made = int(count[flymemo.BY_KIND + kind]), int(count[flymemo.MADE + kind])
         if hits + made:
             out[name] = round(hits / (hits + made), 3)
     return out

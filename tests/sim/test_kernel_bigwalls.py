@@ -178,6 +178,7 @@ def test_lines_between_spaces_are_the_grid_packages() -> None:
     grid = enc.grid
     assert grid is not None
     cache_ = geo.cover_cache(m.map_id)
+    pair = geo.pair_table(m.map_id)  # (filled on the first pass, read on the second)
     w = grid.width
     pairs = [((14, 1), 2, (2, 1), 1), ((10, 3), 2, (2, 6), 1), ((3, 3), 1, (13, 5), 3), ((9, 2), 2, (4, 4), 2),
              ((13, 1), 2, (11, 1), 1), ((6, 5), 1, (2, 5), 2)]  # fmt: skip
@@ -185,8 +186,8 @@ def test_lines_between_spaces_are_the_grid_packages() -> None:
         for (ax, ay), sa, (bx, by), sb in pairs:
             a, b = ay * w + ax, by * w + bx
             fa, fb = Footprint(ax, ay, sa), Footprint(bx, by, sb)
-            assert bigsight.fp_line_of_sight(cache_, m.map_id, a, sa, b, sb) == has_line_of_sight(grid, fa, fb)
-            assert bigsight.fp_line_of_effect(cache_, m.map_id, a, sa, b, sb) == has_line_of_effect(grid, fa, fb)
+            assert bigsight.fp_line_of_sight(cache_, pair, m.map_id, a, sa, b, sb) == has_line_of_sight(grid, fa, fb)
+            assert bigsight.fp_line_of_effect(cache_, pair, m.map_id, a, sa, b, sb) == has_line_of_effect(grid, fa, fb)
 
 
 @pytest.mark.rule("MOV-04", "MOV-19")

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from sftactics.encounter.state import Encounter
-from sftactics.sim.kernel import bigtacmodes, bigtactics, flymemo
+from sftactics.sim.kernel import bigtacmodes, bigtactics, flymemo, tactics
 from sftactics.sim.kernel import run as kernel_run
 from sftactics.sim.runner import fight_seed
 
@@ -116,6 +116,45 @@ def test_a_recall_answers_only_the_inputs_it_was_kept_for() -> None:
     # the double move's second search is another kind of search from the same start
     bigtacmodes.second_move_fly(m, st, big)
     assert model.fm_count[flymemo.HITS] == 2 and model.fm_count[flymemo.KEPT] == 3
+
+
+def _midpoints(ready: Any, big: int) -> dict[int, int]:
+    """``midpoint_big`` toward every anchor only the double move reaches, after a fresh look's ``reach_big``."""
+    m, st = ready.model, ready.state
+    tactics._begin(m, st, big)
+    bigtactics.reach_big(m, st, big, 2)
+    speed = int(ready.compiled.model.speed[big])
+    r2c = ready.arrays["r2c"]
+    goals = [q for q in range(r2c.shape[0]) if r2c[q] > speed]
+    assert goals
+    return {q: bigtactics.midpoint_big(m, st, big, q, speed) for q in goals}
+
+
+@pytest.mark.rule("MOV-32")
+def test_the_double_moves_searches_are_held_for_the_midpoint() -> None:
+    """The midpoint reads the double move's two searches from their entries (held, not copied): however many
+    other searches are made into the memory before it, those two are never made over, and the midpoints are the
+    ones the copies (the memory off) give."""
+    enc = room2()
+    model, ready = _memo(enc)
+    _play(enc, SEEDS[:1])
+    m, st = ready.model, ready.state
+    big = next(i for i, s in enumerate(model.fside) if s > 1)
+    _forget(model, off=True)
+    copied = _midpoints(ready, big)
+    assert model.bw_kept[1] == -1 and model.bw_kept[2] == -1
+    _forget(model)
+    tactics._begin(m, st, big)
+    bigtactics.reach_big(m, st, big, 2)
+    held = {int(model.bw_kept[1]), int(model.bw_kept[2])}
+    assert len(held) == 2 and min(held) >= 0
+    for _ in range(3 * model.fm_scal.shape[0]):  # every other entry made over with nonsense, again and again
+        e = flymemo.claim(m)
+        assert e not in held
+        model.fm_dist[e, :] = 7
+        model.fm_parent[e, :] = -1
+    speed = int(model.speed[big])
+    assert {q: bigtactics.midpoint_big(m, st, big, q, speed) for q in copied} == copied
 
 
 def test_the_memory_keeps_what_fits_the_map() -> None:

@@ -448,16 +448,17 @@ def test_cover_kind_equals_cover(case: tuple[GridMap, Square, Square, list[Squar
     w = grid.width
     map_id = geo.register_map(grid)
     cache = geo.cover_cache(map_id)
+    pair = geo.pair_table(map_id)
     squares = np.array([y * w + x for x, y in crowd], dtype=np.int32)
     expected = cover(
         grid, Footprint(*a), Footprint(*t), ranged=ranged, creatures=[Footprint(*s) for s in crowd], explain=False
     ).kind
     for _ in range(2):
-        assert geo.cover_kind(cache, map_id, w, a[1] * w + a[0], t[1] * w + t[0], ranged, squares, len(squares)) == int(
-            expected
-        )
+        assert geo.cover_kind(
+            cache, pair, map_id, w, a[1] * w + a[0], t[1] * w + t[0], ranged, squares, len(squares)
+        ) == int(expected)
     reactor, provoker = a[1] * w + a[0], t[1] * w + t[0]
-    assert geo.can_aoo_geometry(cache, map_id, reactor, provoker) == can_make_attack_of_opportunity(
+    assert geo.can_aoo_geometry(cache, pair, map_id, reactor, provoker) == can_make_attack_of_opportunity(
         grid, Footprint(*a), Footprint(*t)
     )
 
@@ -468,11 +469,12 @@ def test_a_creature_in_line_gives_soft_cover_through_the_cache() -> None:
     w = grid.width
     map_id = geo.register_map(grid)
     cache = geo.cover_cache(map_id)
+    pair = geo.pair_table(map_id)
     for a, t, between in (((0, 4), (8, 4), (4, 4)), ((4, 0), (4, 8), (4, 5)), ((0, 0), (6, 6), (3, 3))):
         crowd = np.array([between[1] * w + between[0]], dtype=np.int32)
-        got = geo.cover_kind(cache, map_id, w, a[1] * w + a[0], t[1] * w + t[0], True, crowd, 1)
+        got = geo.cover_kind(cache, pair, map_id, w, a[1] * w + a[0], t[1] * w + t[0], True, crowd, 1)
         assert got == int(CoverKind.SOFT)
-        assert geo.cover_kind(cache, map_id, w, a[1] * w + a[0], t[1] * w + t[0], False, crowd, 1) == 0
+        assert geo.cover_kind(cache, pair, map_id, w, a[1] * w + a[0], t[1] * w + t[0], False, crowd, 1) == 0
 
 
 @pytest.mark.rule("MOD-07", "MOD-11")
@@ -491,18 +493,21 @@ def test_cover_cache_asks_python_once_per_key() -> None:
         map_id
     )
     cache = geo.cover_cache(map_id)
+    pair = geo.pair_table(map_id)
     crowd = np.array([1 * w + 3, 3 * w + 7], dtype=np.int32)  # (3, 1) in the box, (7, 3) outside it
     before = geo.cover_fallback_calls()
-    first = geo.cover_kind(cache, map_id, w, 0, 3 * w + 5, True, crowd, 2)
+    first = geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 2)
     # two questions: the walls alone (no cover there, a key every fight shares), then with the creature
     assert first < int(CoverKind.COVER)
     assert geo.cover_fallback_calls() == before + 2
-    assert geo.cover_kind(cache, map_id, w, 0, 3 * w + 5, True, crowd, 2) == first
-    assert geo.cover_kind(cache, map_id, w, 0, 3 * w + 5, True, crowd, 1) == first  # same key: (7, 3) is outside
+    assert geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 2) == first
+    assert geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 1) == first  # same key: (7, 3) is outside
     twice = np.array([1 * w + 3, 0, 1 * w + 3, 3 * w + 5], dtype=np.int32)  # a duplicate, the attacker, the target
-    assert geo.cover_kind(cache, map_id, w, 0, 3 * w + 5, True, twice, 4) == first  # still the same key
+    assert geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, twice, 4) == first  # still the same key
     assert geo.cover_fallback_calls() == before + 2
-    assert geo.can_aoo_geometry(cache, map_id, 0, 3 * w + 5) == geo.can_aoo_geometry(cache, map_id, 0, 3 * w + 5)
+    assert geo.can_aoo_geometry(cache, pair, map_id, 0, 3 * w + 5) == geo.can_aoo_geometry(
+        cache, pair, map_id, 0, 3 * w + 5
+    )
     assert geo.cover_fallback_calls() == before + 3
     # more creatures in the box than a key holds: answered every time, never stored
     many = np.array([y * w + x for y in range(4) for x in range(1, 6)], dtype=np.int32)
@@ -511,7 +516,7 @@ def test_cover_cache_asks_python_once_per_key() -> None:
     ).kind
     size = len(cache)
     for k in range(2):
-        assert geo.cover_kind(cache, map_id, w, 0, 3 * w + 5, True, many, len(many)) == int(expected)
+        assert geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, many, len(many)) == int(expected)
         assert geo.cover_fallback_calls() == before + 4 + k  # the walls-alone answer is known already
     assert len(cache) == size
     with pytest.raises(KeyError):
@@ -524,6 +529,7 @@ def test_cover_on_the_benchmark_map() -> None:
     w = grid.width
     map_id = geo.register_map(grid)
     cache = geo.cover_cache(map_id)
+    pair = geo.pair_table(map_id)
     crowd = [p for _, _, p, _ in people]
     squares = np.array([y * w + x for x, y in crowd], dtype=np.int32)
     rng = np.random.default_rng(3)
@@ -533,6 +539,6 @@ def test_cover_on_the_benchmark_map() -> None:
         a, t = spots[int(i)], spots[int(j)]
         ai, ti = a[1] * w + a[0], t[1] * w + t[0]
         expected = cover(grid, Footprint(*a), Footprint(*t), creatures=[Footprint(*s) for s in crowd], explain=False)
-        assert geo.cover_kind(cache, map_id, w, ai, ti, True, squares, len(squares)) == int(expected.kind)
+        assert geo.cover_kind(cache, pair, map_id, w, ai, ti, True, squares, len(squares)) == int(expected.kind)
         aoo = can_make_attack_of_opportunity(grid, Footprint(*a), Footprint(*t), options=DEFAULT_OPTIONS)
-        assert geo.can_aoo_geometry(cache, map_id, ai, ti) == aoo
+        assert geo.can_aoo_geometry(cache, pair, map_id, ai, ti) == aoo

@@ -197,13 +197,14 @@ def test_lines_of_sight_are_the_grid_packages() -> None:
     enc = halls()
     m = compile_encounter(enc).model
     cache_ = geo.cover_cache(m.map_id)
+    pair = geo.pair_table(m.map_id)  # (filled by the first question, read by the second)
     grid = enc.grid
     assert grid is not None
     squares = [y * grid.width + x for y in range(grid.height) for x in range(grid.width)]
     for a in squares[::3]:
         for b in squares[::5]:
-            assert line_of_sight(cache_, m.map_id, a, b) == _grid_los(enc, a, b), (a, b)
-            assert line_of_sight(cache_, m.map_id, a, b) == _grid_los(enc, a, b)  # from the cache now
+            assert line_of_sight(cache_, pair, m.map_id, a, b) == _grid_los(enc, a, b), (a, b)
+            assert line_of_sight(cache_, pair, m.map_id, a, b) == _grid_los(enc, a, b)  # from the cache now
 
 
 @pytest.mark.rule("SEN-04", "SEN-07", "EFF-37", "AOO-06", "CF-02")

@@ -201,14 +201,14 @@ def crowd(m: Any, st: Any, a: int, t: int) -> int:
 def cover_fp(m: Any, st: Any, a: int, t: int, ranged: bool) -> int:
     """The cover of ``t``'s space against ``a`` (``space.cover_between``)."""
     count = crowd(m, st, a, t)
-    return fp_cover_kind(st.cover_cache, m.map_id, m.width, st.pos[a], m.fside[a], st.pos[t], m.fside[t], ranged,
-                         st.crowd, m.bw_crowd_side, count)  # fmt: skip
+    return fp_cover_kind(st.cover_cache, st.pair, m.map_id, m.width, st.pos[a], m.fside[a], st.pos[t], m.fside[t],
+                         ranged, st.crowd, m.bw_crowd_side, count)  # fmt: skip
 
 
 @_jit
 def can_aoo_fp(m: Any, st: Any, e: int, c: int) -> bool:
     """MOD-09 between spaces."""
-    return fp_can_aoo_geometry(st.cover_cache, m.map_id, st.pos[e], m.fside[e], st.pos[c], m.fside[c])
+    return fp_can_aoo_geometry(st.cover_cache, st.pair, m.map_id, st.pos[e], m.fside[e], st.pos[c], m.fside[c])
 
 
 @_jit

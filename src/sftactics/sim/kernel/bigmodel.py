@@ -141,7 +141,7 @@ def big_fields(
         "bw_parent1": np.empty(8 * hs * nsq, dtype=np.int32),
         "bw_dist2": np.empty(8 * hs * nsq, dtype=np.int64),
         "bw_parent2": np.empty(8 * hs * nsq, dtype=np.int32),
-        "bw_kept": np.full(1, -1, dtype=np.int64),
+        "bw_kept": np.full(3, -1, dtype=np.int64),
         **(flymemo.memo_fields(nsq, 8 * hs * nsq) if fly else {}),
         "bs_key": np.full(SEEK_FIELDS, -1, dtype=np.int64),
         "bs_budget": np.zeros(SEEK_FIELDS, dtype=np.int64),

@@ -61,14 +61,17 @@ def store_best(m: Any, st: Any, heads: int) -> None:
     ``st.best_cost``, ``st.best_prov`` and ``st.best_state`` of the state :func:`settled_at` picks (-1 elsewhere),
     as the one-square search leaves them; ``heads``: headings a state keeps (1 for a walker)."""
     mask = (1 << PROV_BITS) - 1
+    # (the fields read once: a field read in the loop costs a reference count taken and given back)
+    dist, parent, stop = m.bw_dist, m.bw_parent, m.bw_stop
+    cost, prov, state = st.best_cost, st.best_prov, st.best_state
     for q in range(m.width * m.height):
-        best = settled_at(m.bw_dist, m.bw_parent, m.bw_stop, q, heads)
+        best = settled_at(dist, parent, stop, q, heads)
         if best < 0:
-            st.best_cost[q] = -1
-            st.best_prov[q] = -1
-            st.best_state[q] = -1
+            cost[q] = -1
+            prov[q] = -1
+            state[q] = -1
         else:
-            bk = m.bw_dist[best]
-            st.best_cost[q] = bk >> PROV_BITS
-            st.best_prov[q] = bk & mask
-            st.best_state[q] = best
+            bk = dist[best]
+            cost[q] = bk >> PROV_BITS
+            prov[q] = bk & mask
+            state[q] = best

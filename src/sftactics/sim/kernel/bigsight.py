@@ -31,7 +31,17 @@ from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.map import GridMap, Light
 from sftactics.sim.kernel.bigtacmodes import seek_field_fly
 from sftactics.sim.kernel.footprints import big_search, fp_distance_ft, state_of
-from sftactics.sim.kernel.geo import _MAPS, COVER_CACHE_LIMIT, PROV_BITS, _jit, _objmode
+from sftactics.sim.kernel.geo import (
+    _MAPS,
+    COVER_CACHE_LIMIT,
+    PAIR_LOE,
+    PAIR_LOS,
+    PROV_BITS,
+    _jit,
+    _objmode,
+    pair_get,
+    pair_put,
+)
 from sftactics.sim.kernel.sight import (
     CONCEALMENT_MISS,
     LOCATED,
@@ -85,35 +95,40 @@ def _lines_from_grid(map_id: int, a: int, sa: int, b: int, sb: int, sight: int) 
 
 
 @_jit
-def _fp_line(cache: Any, map_id: int, a: int, sa: int, b: int, sb: int, sight: int) -> bool:
+def _fp_line(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, b: int, sb: int, sight: int) -> bool:
+    table = PAIR_LOS if sight else PAIR_LOE
+    known = pair_get(pair, table, a, sa, b, sb)
+    if known >= 0:
+        return known != 0
     n = np.int64(-1)
     slot = np.int64(LOS_SLOT if sight else LOE_SLOT)
     key = (np.int64(-(a * 8 + sa) - 2), np.int64(-(b * 8 + sb) - 2), slot, n, n, n, n, n, n, n, n)
     if key in cache:
-        hit: int = cache[key]
-        return hit != 0
-    with _objmode(v="int64"):
-        v = _lines_from_grid(map_id, a, sa, b, sb, sight)
-    if len(cache) >= COVER_CACHE_LIMIT:
-        cache.clear()
-    cache[key] = v
+        v: int = cache[key]
+    else:
+        with _objmode(v="int64"):
+            v = _lines_from_grid(map_id, a, sa, b, sb, sight)
+        if len(cache) >= COVER_CACHE_LIMIT:
+            cache.clear()
+        cache[key] = v
+    pair_put(pair, table, a, sa, b, sb, v)
     return v != 0
 
 
 @_jit
-def fp_line_of_sight(cache: Any, map_id: int, a: int, sa: int, b: int, sb: int) -> bool:
+def fp_line_of_sight(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, b: int, sb: int) -> bool:
     """``has_line_of_sight`` from the space of side ``sa`` anchored at ``a`` to that of ``sb`` at ``b``."""
     if sa == 1 and sb == 1:
-        return line_of_sight(cache, map_id, a, b)
-    return _fp_line(cache, map_id, a, sa, b, sb, 1)
+        return line_of_sight(cache, pair, map_id, a, b)
+    return _fp_line(cache, pair, map_id, a, sa, b, sb, 1)
 
 
 @_jit
-def fp_line_of_effect(cache: Any, map_id: int, a: int, sa: int, b: int, sb: int) -> bool:
+def fp_line_of_effect(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, b: int, sb: int) -> bool:
     """``has_line_of_effect`` between two spaces."""
     if sa == 1 and sb == 1:
-        return line_of_effect(cache, map_id, a, b)
-    return _fp_line(cache, map_id, a, sa, b, sb, 0)
+        return line_of_effect(cache, pair, map_id, a, b)
+    return _fp_line(cache, pair, map_id, a, sa, b, sb, 0)
 
 
 @_jit
@@ -129,10 +144,12 @@ def sight_pair(m: Any, st: Any, o: int, t: int) -> None:
     pa, sa = st.pos[o], m.fside[o]
     pt, stt = st.pos[t], m.fside[t]
     d = fp_distance_ft(pa, sa, pt, stt, m.width)
-    if fp_line_of_sight(st.cover_cache, m.map_id, pa, sa, pt, stt) and (m.fp_lit[stt, pt] != _DARK or m.dv_ft[o] >= d):
+    if fp_line_of_sight(st.cover_cache, st.pair, m.map_id, pa, sa, pt, stt) and (
+        m.fp_lit[stt, pt] != _DARK or m.dv_ft[o] >= d
+    ):
         st.aw[o, t] = OBSERVING
         return
-    if not fp_line_of_effect(st.cover_cache, m.map_id, pa, sa, pt, stt):
+    if not fp_line_of_effect(st.cover_cache, st.pair, m.map_id, pa, sa, pt, stt):
         st.aw[o, t] = UNAWARE
         return
     auto = UNAWARE

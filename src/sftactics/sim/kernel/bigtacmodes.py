@@ -39,11 +39,12 @@ _DIAG = 4  # ``fight.DIAG``: the scalar of the diagonals counted this turn
 
 
 @_jit
-def _search(m: Any, c: int, seeds: Any, keys: Any, budget: int) -> None:
+def _search(m: Any, c: int, seeds: Any, keys: Any, budget: int, dist: Any, parent: Any) -> None:
+    """The flier ``c``'s search, nothing marked, into ``dist`` and ``parent``."""
     g = m.bg[c]
     big_fly_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds,
                    keys, budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, False, False, m.hampered_diagonal_counts,
-                   -1, m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
+                   -1, dist, parent, m.bw_heap)  # fmt: skip
 
 
 @_jit
@@ -56,7 +57,7 @@ def first_move_fly(m: Any, st: Any, c: int) -> None:
     seeds = np.empty(1, dtype=np.int64)
     seeds[0] = seed
     entry = claim(m)
-    _search(m, c, seeds, np.zeros(1, dtype=np.int64), speed)
+    _search(m, c, seeds, np.zeros(1, dtype=np.int64), speed, m.bw_dist, m.bw_parent)
     keep(m, entry, g, seed, speed, ONE_MOVE, -1)
 
 
@@ -83,20 +84,19 @@ def second_move_fly(m: Any, st: Any, c: int) -> None:
             keys[j] = dist[s] & _MASK
             j += 1
     entry = claim(m)  # (not the first move's entry: the most recently used)
-    _search(m, c, seeds, keys, speed)
+    _search(m, c, seeds, keys, speed, m.bw_dist, m.bw_parent)
     keep(m, entry, g, seed, speed, SECOND_MOVE, -1)
 
 
 @_jit
-def best_full_fly(m: Any, q: int) -> tuple[int, int]:
+def best_full_fly(dist: Any, stop: Any, q: int) -> tuple[int, int]:
     """``bigtactics._best_full`` for a flier's states: (total feet, state) of the cheapest state of the full space
     at anchor ``q`` where it may stop, or (-1, -1)."""
-    if not m.bw_stop[0, q]:
+    if not stop[0, q]:
         return -1, -1
     per = 4 * HEADINGS  # (parity, shifted, heading) of the full space
     first = q * 2 * per
     best, bt = -1, _INF
-    dist = m.bw_dist
     for s in range(first, first + per):
         d = dist[s]
         if d < _INF and (d & _MASK) < bt:
@@ -113,9 +113,7 @@ def seek_field_fly(m: Any, start: int, budget: int, out: NDArray[np.int32], me: 
     seeds = np.empty(1, dtype=np.int64)
     seeds[0] = fly_state_of(start, 0, 0, 0, NO_HEADING)
     dist = m.bw_dist0  # the model's own buffers (the seek fields are kept apart: ``bigsight.seek_field``)
-    big_fly_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds,
-                   np.zeros(1, dtype=np.int64), budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, False, False,
-                   m.hampered_diagonal_counts, -1, dist, m.bw_parent0, m.bw_heap)  # fmt: skip
+    _search(m, me, seeds, np.zeros(1, dtype=np.int64), budget, dist, m.bw_parent0)
     stop = m.bg_stop[g]
     per = 4 * HEADINGS
     for q in range(out.shape[0]):

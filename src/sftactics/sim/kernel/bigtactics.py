@@ -48,7 +48,7 @@ from sftactics.sim.kernel.fight import (
     _sight_refresh,
     _unmark,
 )
-from sftactics.sim.kernel.flymemo import scratch
+from sftactics.sim.kernel.flymemo import last_entry, pin, scratch
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
     big_search,
@@ -186,16 +186,17 @@ def _stops(m: Any, g: int, s: int) -> bool:
 
 
 @_jit
-def _best_full(m: Any, q: int) -> tuple[int, int]:
+def _best_full(dist: Any, stop: Any, q: int) -> tuple[int, int]:
     """(total feet, state) of the cheapest state of the full space at anchor ``q`` where it may stop, or
-    (-1, -1): the state ``reachable`` keeps for the anchor (the lowest total, then the lowest state). An anchor
-    where the space may stop squeezed has no full space that fits, so it is never one of these."""
-    if not m.bw_stop[0, q]:
+    (-1, -1): the state ``reachable`` keeps for the anchor (the lowest total, then the lowest state); ``dist``
+    and ``stop``: the search's ``m.bw_dist`` and ``m.bw_stop``. An anchor where the space may stop squeezed has
+    no full space that fits, so it is never one of these."""
+    if not stop[0, q]:
         return -1, -1
     best, bt = -1, _INF
     for rest in range(4):  # parity, shifted
         s = q * 8 + rest
-        d = m.bw_dist[s]
+        d = dist[s]
         if d < _INF and (d & _MASK) < bt:
             bt, best = d & _MASK, s
     return (int(bt), best) if best >= 0 else (-1, -1)
@@ -211,18 +212,23 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
     _anchors(m, st, c)
     _keep_moves(m, st, c, actions)
     n = m.width * m.height
+    fly = m.fly[c]
+    # (the fields read once: a field read in the loop costs a reference count taken and given back)
+    bc2, bs2, r2c, r2s, stop = st.bc2, st.bs2, st.r2c, st.r2s, m.bw_stop
+    dist = m.bw_dist
     for q in range(n):
-        cost, s = _tm.best_full_fly(m, q) if m.fly[c] else _best_full(m, q)
-        st.bc2[q] = cost
-        st.bs2[q] = s
-        st.r2c[q] = -1
-        st.r2s[q] = -1
+        cost, s = _tm.best_full_fly(dist, stop, q) if fly else _best_full(dist, stop, q)
+        bc2[q] = cost
+        bs2[q] = s
+        r2c[q] = -1
+        r2s[q] = -1
     if actions == 2:
         _keep_second(m, st, c)
+        dist = m.bw_dist
         for q in range(n):
-            cost, s = _tm.best_full_fly(m, q) if m.fly[c] else _best_full(m, q)
-            st.r2c[q] = cost
-            st.r2s[q] = s
+            cost, s = _tm.best_full_fly(dist, stop, q) if fly else _best_full(dist, stop, q)
+            r2c[q] = cost
+            r2s[q] = s
     st.t_n[3] = actions
 
 
@@ -238,22 +244,37 @@ def rcost_big(m: Any, st: Any, c: int, q: int, actions: int) -> tuple[int, int]:
 
 @_jit
 def _keep_moves(m: Any, st: Any, c: int, actions: int) -> None:
-    """The one move and (``actions == 2``) the double move of ``c`` from where it stands, unmarked, copied to
-    ``m.bw_dist1``/``bw_parent1`` and ``bw_dist2``/``bw_parent2`` for :func:`midpoint_big` (other searches of the
-    turn reuse ``bw_dist``); after :func:`_anchors`."""
+    """The one move and (``actions == 2``) the double move of ``c`` from where it stands, unmarked, kept for
+    :func:`midpoint_big` (other searches of the turn reuse ``bw_dist``); after :func:`_anchors`. A flier's are
+    the memory's entries, held there (``flymemo.pin``, their numbers in ``m.bw_kept[1]`` and ``[2]``); anyone
+    else's (or a flier's with the memory off) are copied to ``m.bw_dist1``/``bw_parent1`` and
+    ``bw_dist2``/``bw_parent2`` (the entry numbers then -1)."""
     _first_move(m, st, c)
     if actions == 2:
-        m.bw_dist1[:] = m.bw_dist
-        m.bw_parent1[:] = m.bw_parent
+        _hold(m, c, 0)
         m.bw_kept[0] = -1
 
 
 @_jit
 def _keep_second(m: Any, st: Any, c: int) -> None:
     _second_move(m, st, c)
-    m.bw_dist2[:] = m.bw_dist
-    m.bw_parent2[:] = m.bw_parent
+    _hold(m, c, 1)
     m.bw_kept[0] = c
+
+
+@_jit
+def _hold(m: Any, c: int, which: int) -> None:
+    """Keeps the search just made or recalled for ``c`` as the double move's first (``which`` 0) or second."""
+    e = last_entry(m) if m.fly[c] else -1
+    m.bw_kept[1 + which] = e
+    if e >= 0:
+        pin(m, which, e)
+    elif which == 0:
+        m.bw_dist1[:] = m.bw_dist
+        m.bw_parent1[:] = m.bw_parent
+    else:
+        m.bw_dist2[:] = m.bw_dist
+        m.bw_parent2[:] = m.bw_parent
 
 
 @_jit
@@ -268,6 +289,11 @@ def midpoint_big(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
         _anchors(m, st, me)
         _keep_moves(m, st, me, 2)
         _keep_second(m, st, me)
+    e1, e2 = m.bw_kept[1], m.bw_kept[2]
+    dist1 = m.fm_dist[e1] if e1 >= 0 else m.bw_dist1
+    parent1 = m.fm_parent[e1] if e1 >= 0 else m.bw_parent1
+    dist2 = m.fm_dist[e2] if e2 >= 0 else m.bw_dist2
+    parent2 = m.fm_parent[e2] if e2 >= 0 else m.bw_parent2
     per = HEADINGS if m.fly[me] else 1  # a flier's states have headings (``bigtacmodes``)
     cap = 8 * per * m.width * m.height + 1
     states = np.empty(cap, dtype=np.int64)
@@ -276,22 +302,23 @@ def midpoint_big(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
     s = st.r2s[goal]
     while s >= 0:  # the second move, back to its seed
         states[n] = s
-        totals[n] = m.bw_dist2[s] & _MASK
+        totals[n] = dist2[s] & _MASK
         n += 1
-        s = m.bw_parent2[s]
-    s = m.bw_parent1[states[n - 1]]
+        s = parent2[s]
+    s = parent1[states[n - 1]]
     while s >= 0:  # the first move, back to the start
         states[n] = s
-        totals[n] = m.bw_dist1[s] & _MASK
+        totals[n] = dist1[s] & _MASK
         n += 1
-        s = m.bw_parent1[s]
+        s = parent1[s]
     here = st.pos[me]
+    bc2 = st.bc2
     mid = -1
     for i in range(n - 2, -1, -1):  # forward, the start left out
         if totals[i] > speed:
             break
         q = (states[i] // per) >> 3
-        if q != here and st.bc2[q] >= 0:
+        if q != here and bc2[q] >= 0:
             mid = int(q)
     return mid
 

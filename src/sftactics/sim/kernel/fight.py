@@ -103,6 +103,7 @@ from sftactics.sim.kernel.geo import (
     cover_kind,
     distance_ft,
     flank_line,
+    no_pair_table,
     threatens,
     threatens_on_map,
 )
@@ -217,12 +218,12 @@ def _sight_pair(m: Any, st: Any, o: int, t: int) -> None:
         _bigsight.sight_pair(m, st, o, t)
         return
     pa, pt = st.pos[o], st.pos[t]
-    if line_of_sight(st.cover_cache, m.map_id, pa, pt) and (
+    if line_of_sight(st.cover_cache, st.pair, m.map_id, pa, pt) and (
         not m.dark[pt] or m.dv_ft[o] >= distance_ft(pa, pt, m.width)
     ):
         st.aw[o, t] = OBSERVING
         return
-    if not line_of_effect(st.cover_cache, m.map_id, pa, pt):
+    if not line_of_effect(st.cover_cache, st.pair, m.map_id, pa, pt):
         st.aw[o, t] = UNAWARE
         return
     auto = UNAWARE
@@ -489,7 +490,7 @@ def _attack_numbers(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int,
             return False, 0, 0
         bonus += m.w_range[a, k, d]
     count = _others(m, st, a, t)
-    kind = cover_kind(st.cover_cache, m.map_id, w, pa, pt, not melee, st.crowd, count)
+    kind = cover_kind(st.cover_cache, st.pair, m.map_id, w, pa, pt, not melee, st.crowd, count)
     kind = _setup.with_imposed(m, t, a, kind)
     if kind == TOTAL_COVER:
         return False, 0, 0
@@ -762,7 +763,7 @@ def _can_take_aoo(m: Any, st: Any, e: int, c: int) -> bool:
         return False
     if m.big:
         return _big.can_aoo_fp(m, st, e, c)
-    return can_aoo_geometry(st.cover_cache, m.map_id, st.pos[e], st.pos[c])
+    return can_aoo_geometry(st.cover_cache, st.pair, m.map_id, st.pos[e], st.pos[c])
 
 
 @_jit
@@ -1713,6 +1714,7 @@ STATE_FIELDS = (
     "nlog",
     "script",
     "cover_cache",
+    "pair",
     "point_cache",
 )
 structref.define_proxy(State, _StateType, list(STATE_FIELDS))  # type: ignore[no-untyped-call]
@@ -1748,6 +1750,7 @@ def new_state(
     area_cache: Any = None,
     sight: bool = False,
     headings: int = 1,
+    pair: Any = None,
 ) -> tuple[State, dict[str, Any]]:
     """Buffers for fights of ``n`` combatants with ``weapons`` slots on a map of ``squares`` squares: the struct
     the kernel takes and its fields by name (the same arrays, for reading results from Python). ``log_rows``:
@@ -1757,7 +1760,8 @@ def new_state(
     ``pools``: columns of the uses spent per combatant (``Model.ab.spent0``); ``area_cache``: the map's
     (``abilities.area_cache``; a fresh one if None). ``sight``:
     room for who sees whom and the search for foes (``Model.sight``: a map with walls). ``headings``: search
-    states per square and diagonal parity (``Model.hs``: 9 when someone flies, ``modes.fly_search``)."""
+    states per square and diagonal parity (``Model.hs``: 9 when someone flies, ``modes.fly_search``). ``pair``: the
+    map's pair table (``geo.pair_table``; None: one that keeps nothing)."""
     if area_cache is None:
         from numba.typed import Dict as _Dict
 
@@ -1812,6 +1816,7 @@ def new_state(
         np.zeros((log_rows, LOG_WIDTH), dtype=np.int32), i64(1),
         np.array(script or [0], dtype=np.int64),
         cover_cache,
+        no_pair_table() if pair is None else pair,
     )  # fmt: skip
     values[0][SCRIPT_N] = len(script or [])
     state = _new_state(*values)  # the point cache is made in compiled code (STATE_FIELDS' last)

@@ -16,9 +16,12 @@ A search is made straight into an entry's buffers and a recall points ``m.bw_dis
 them (nothing copied: copying a search's 390 kB in and out cost a tenth of a fight in the second benchmark
 room); searches the memory does not keep go to the model's own buffers (:func:`scratch`). A recalled search
 reads exactly as the search itself left its buffers (``dist``, ``parent``, the end state), so a fight is the
-same whether its searches were made or recalled; ``tests/sim/test_kernel_flymemo.py`` plays
-fights with a cold and a warm memory and compares them. The memory holds :func:`entries` searches (as many as
-fit in about 24 MB for the map, 4 to 48), the least recently used one giving way.
+same whether its searches were made or recalled; ``tests/sim/test_kernel_flymemo.py`` plays the same fights with
+the memory off, warm, and emptied before each fight, and compares them. The memory holds :func:`entries`
+searches (as many as fit in about 24 MB for the map, 4 to 48), the least recently used one giving way. The
+tactical policy reads a double move's two searches for its midpoint straight from their entries
+(``bigtactics.midpoint_big``): :func:`pin` holds them so that no other search is made into them (without the
+memory, they are copied).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ __all__ = [
     "BY_KIND",
     "HITS",
     "KEPT",
+    "MADE",
     "MARKED",
     "MARKED_CHARGING",
     "OFF",
@@ -42,7 +46,9 @@ __all__ = [
     "entries",
     "keep",
     "key_bytes",
+    "last_entry",
     "memo_fields",
+    "pin",
     "recall",
     "scratch",
 ]
@@ -58,13 +64,14 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 # columns of ``m.fm_scal``
 _STAMP, _HASH, _G, _SEED, _BUDGET, _KIND, _END = range(7)
-_COLUMNS = 8
+_COLUMNS = 7
 # ``m.fm_count``: the clock, recalls, searches kept, the hash of the key last filled, the switch (nonzero: off,
-# for comparing and measuring), then per kind of search (``BY_KIND + kind``) its recalls and (``+ 8``) its
-# searches made
-_CLOCK, HITS, KEPT, _PENDING, OFF = range(5)
+# for comparing and measuring), the entry last recalled or claimed (-1: none), the two pinned entries (plus one:
+# 0 is none), then per kind of search its recalls (``BY_KIND + kind``) and its searches made (``MADE + kind``)
+_CLOCK, HITS, KEPT, _PENDING, OFF, _LAST, _PIN = range(7)  # (``_PIN`` and ``_PIN + 1``)
 BY_KIND = 8
-_COUNTS = BY_KIND + 16
+MADE = BY_KIND + 8
+_COUNTS = MADE + 8
 
 
 def key_bytes(nsq: int) -> int:
@@ -124,8 +131,9 @@ def _same(m: Any, e: int) -> bool:
 
 @_jit
 def scratch(m: Any) -> None:
-    """Point ``m.bw_dist`` and ``m.bw_parent`` back at the model's own buffers: before a search the memory does
-    not keep writes into them (a walker's, a seek field's), so that it never writes over a kept one."""
+    """Point ``m.bw_dist`` and ``m.bw_parent`` back at the model's own buffers (``bw_dist0``, ``bw_parent0``):
+    before a search the memory does not keep (a big walker's) writes into them, so that it never writes over a
+    kept one. (A seek field's search writes the model's own buffers by name.)"""
     m.bw_dist = m.bw_dist0
     m.bw_parent = m.bw_parent0
 
@@ -154,6 +162,7 @@ def recall(m: Any, g: int, seed: int, budget: int, kind: int) -> int:
             scal[e, _STAMP] = count[_CLOCK]
             count[HITS] += 1
             count[BY_KIND + kind] += 1
+            count[_LAST] = e
             m.bw_dist = m.fm_dist[e]
             m.bw_parent = m.fm_parent[e]
             return int(scal[e, _END])
@@ -164,16 +173,20 @@ def recall(m: Any, g: int, seed: int, budget: int, kind: int) -> int:
 @_jit
 def claim(m: Any) -> int:
     """After a :func:`recall` that found none: the entry the search is to be kept in (the least recently used,
-    forgotten now), ``m.bw_dist`` and ``m.bw_parent`` pointing at its buffers for the search to write; -1 (the
-    model's own buffers) when the memory is off."""
-    if m.fm_count[OFF]:
+    forgotten now; never a pinned one), ``m.bw_dist`` and ``m.bw_parent`` pointing at its buffers for the search
+    to write; -1 (the model's own buffers) when the memory is off."""
+    count = m.fm_count
+    if count[OFF]:
+        count[_LAST] = -1
         scratch(m)
         return -1
     scal = m.fm_scal
-    victim = 0
-    for e in range(1, scal.shape[0]):
-        if scal[e, _STAMP] < scal[victim, _STAMP]:
+    pa, pb = count[_PIN] - 1, count[_PIN + 1] - 1
+    victim = -1
+    for e in range(scal.shape[0]):  # (at least 4 entries: ``entries``)
+        if e != pa and e != pb and (victim < 0 or scal[e, _STAMP] < scal[victim, _STAMP]):
             victim = e
+    count[_LAST] = victim
     scal[victim, _STAMP] = 0
     m.bw_dist = m.fm_dist[victim]
     m.bw_parent = m.fm_parent[victim]
@@ -186,7 +199,7 @@ def keep(m: Any, victim: int, g: int, seed: int, budget: int, kind: int, end: in
     if victim < 0:
         return
     count = m.fm_count
-    count[BY_KIND + 8 + kind] += 1
+    count[MADE + kind] += 1
     scal = m.fm_scal
     scal[victim, _STAMP] = count[_CLOCK]
     scal[victim, _HASH] = count[_PENDING]
@@ -197,3 +210,17 @@ def keep(m: Any, victim: int, g: int, seed: int, budget: int, kind: int, end: in
     scal[victim, _END] = end
     m.fm_key[victim, :] = m.fm_work
     count[KEPT] += 1
+
+
+@_jit
+def last_entry(m: Any) -> int:
+    """The entry of the search last recalled or made (after :func:`recall` and, when it found none, :func:`claim`
+    and the search); -1 when it went to the model's own buffers (the memory off)."""
+    return int(m.fm_count[_LAST])
+
+
+@_jit
+def pin(m: Any, slot: int, e: int) -> None:
+    """Holds entry ``e`` (``slot`` 0 or 1; it lets go of the entry held there before) out of :func:`claim`'s
+    reach, for a search read after others were made (the double move's for its midpoint); -1 holds none."""
+    m.fm_count[_PIN + slot] = e + 1

@@ -42,7 +42,7 @@ from sftactics.grid.movement import MoveMode, Mover, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size, footprint_side, threatened_squares
 from sftactics.sim.kernel.bigpath import settled_at
-from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _opposite_sides, step_cost
+from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _opposite_sides, pair_get, pair_put, step_cost
 
 __all__ = [
     "BigPath",
@@ -728,6 +728,7 @@ def _fp_lookup(
 @_jit
 def fp_cover_kind(
     cache: Any,
+    pair: NDArray[np.int8],
     map_id: int,
     width: int,
     a: int,
@@ -743,10 +744,13 @@ def fp_cover_kind(
     any side, through the map's cover cache. ``crowd[:n_crowd]`` are the anchors of the other creatures and
     ``crowd_side`` their sides; only those whose space meets the box of the two spaces can matter (every line of
     the corner rule runs inside it). Without creatures in the box, or when the walls alone give cover, the answer
-    without creatures is the answer (creatures add soft cover only to lines that had none)."""
-    empty = np.empty(0, dtype=np.int64)
+    without creatures is the answer (creatures add soft cover only to lines that had none); those answers are in
+    the map's pair table too (``geo.pair_table``)."""
     if not ranged:
-        return _fp_lookup(cache, map_id, a, sa, t, stt, 0, empty, 0)
+        return _fp_alone(cache, pair, map_id, a, sa, t, stt, 0)
+    alone = _fp_alone(cache, pair, map_id, a, sa, t, stt, 1)
+    if alone >= 3:  # CoverKind.COVER and above: creatures change nothing
+        return alone
     ax, ay, tx, ty = a % width, a // width, t % width, t // width
     x0, x1 = min(ax, tx), max(ax + sa, tx + stt) - 1
     y0, y1 = min(ay, ty), max(ay + sa, ty + stt) - 1
@@ -760,14 +764,24 @@ def fp_cover_kind(
             continue
         others[count] = np.int64(s) * 8 + cs
         count += 1
-    alone = _fp_lookup(cache, map_id, a, sa, t, stt, 1, empty, 0)
-    if count == 0 or alone >= 3:  # CoverKind.COVER and above: creatures change nothing
+    if count == 0:
         return alone
     found = np.sort(others[:count])
     return _fp_lookup(cache, map_id, a, sa, t, stt, 1, found, count)
 
 
 @_jit
-def fp_can_aoo_geometry(cache: Any, map_id: int, e: int, se: int, c: int, sc: int) -> bool:
+def fp_can_aoo_geometry(cache: Any, pair: NDArray[np.int8], map_id: int, e: int, se: int, c: int, sc: int) -> bool:
     """MOD-09 for spaces of any side: cover does not stop the reactor's attack of opportunity."""
-    return _fp_lookup(cache, map_id, e, se, c, sc, 0, np.empty(0, dtype=np.int64), 0) < 2  # below PARTIAL
+    return _fp_alone(cache, pair, map_id, e, se, c, sc, 0) < 2  # below PARTIAL
+
+
+@_jit
+def _fp_alone(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, t: int, stt: int, ranged: int) -> int:
+    """:func:`_fp_lookup` without creatures: the pair table first (``ranged`` is its slot)."""
+    known = pair_get(pair, ranged, a, sa, t, stt)
+    if known >= 0:
+        return known
+    kind = _fp_lookup(cache, map_id, a, sa, t, stt, ranged, np.empty(0, dtype=np.int64), 0)
+    pair_put(pair, ranged, a, sa, t, stt, kind)
+    return kind

@@ -48,6 +48,11 @@ from sftactics.grid.space import Size, footprint_side, is_sub_square, threatened
 __all__ = [
     "COVER_CACHE_LIMIT",
     "COVER_KEY_CREATURES",
+    "PAIR_LOE",
+    "PAIR_LOS",
+    "PAIR_MELEE",
+    "PAIR_RANGED",
+    "PAIR_TABLE_SQUARES",
     "PROV_BITS",
     "MapTables",
     "SearchBuffers",
@@ -61,7 +66,11 @@ __all__ = [
     "distance_to_point_ft",
     "flank_line",
     "map_tables",
+    "no_pair_table",
     "occupancy_arrays",
+    "pair_get",
+    "pair_put",
+    "pair_table",
     "path_to",
     "provoking_array",
     "range_ft",
@@ -689,9 +698,17 @@ COVER_KEY_CREATURES = 8
 COVER_CACHE_LIMIT = 200_000
 _COVER_KEY = nb_types.UniTuple(nb_types.int64, 3 + COVER_KEY_CREATURES)  # type: ignore[no-untyped-call]
 
+#: The creature-free answers between two spaces of side 1 or 2 (cover in melee, cover at range, a line of sight, a
+#: line of effect) are also kept in a table per map, read before the cover cache (no key built, no hash): on maps
+#: of up to this many squares (16 bytes per pair of squares: 16 MB at this size).
+PAIR_TABLE_SQUARES = 1024
+#: Slots of a pair table (times 4, plus 2 * (side - 1) of the first space and side - 1 of the second).
+PAIR_MELEE, PAIR_RANGED, PAIR_LOS, PAIR_LOE = range(4)
+
 _MAPS: dict[int, tuple[GridMap, GridOptions]] = {}
 _MAP_IDS: dict[tuple[int, GridOptions], int] = {}
 _CACHES: dict[int, Any] = {}
+_PAIRS: dict[int, NDArray[np.int8]] = {}
 _FALLBACK = [0]
 _PARTIAL = int(CoverKind.PARTIAL)
 _COVER = int(CoverKind.COVER)
@@ -721,6 +738,43 @@ def cover_cache(map_id: int) -> Any:
 
         found = _CACHES[map_id] = empty_cover_cache()
     return found
+
+
+def pair_table(map_id: int) -> NDArray[np.int8]:
+    """The pair table of a registered map (-1: not known yet), in front of its cover cache: every answer in it
+    is one the cache gave (so the two never disagree); empty (nothing kept) on a map of more than
+    :data:`PAIR_TABLE_SQUARES` squares."""
+    found = _PAIRS.get(map_id)
+    if found is None:
+        if map_id not in _MAPS:
+            raise KeyError(f"map id {map_id} is not registered (see register_map)")
+        grid = _MAPS[map_id][0]
+        n = grid.width * grid.height
+        n = n if n <= PAIR_TABLE_SQUARES else 0
+        found = _PAIRS[map_id] = np.full((16, n, n), -1, dtype=np.int8)
+    return found
+
+
+def no_pair_table() -> NDArray[np.int8]:
+    """A pair table that keeps nothing (for fights and tests made without one)."""
+    return np.full((16, 0, 0), -1, dtype=np.int8)
+
+
+@_jit
+def pair_get(pair: NDArray[np.int8], slot: int, a: int, sa: int, b: int, sb: int) -> int:
+    """The answer :func:`pair_table` keeps for ``slot`` between the space of side ``sa`` at ``a`` and that of
+    side ``sb`` at ``b``, or -1."""
+    if pair.shape[1] == 0 or sa > 2 or sb > 2:
+        return -1
+    return int(pair[slot * 4 + (sa - 1) * 2 + sb - 1, a, b])
+
+
+@_jit
+def pair_put(pair: NDArray[np.int8], slot: int, a: int, sa: int, b: int, sb: int, value: int) -> None:
+    """Keeps ``value`` (the cover cache's answer) for :func:`pair_get`."""
+    if pair.shape[1] == 0 or sa > 2 or sb > 2:
+        return
+    pair[slot * 4 + (sa - 1) * 2 + sb - 1, a, b] = np.int8(value)
 
 
 def cover_fallback_calls() -> int:
@@ -783,19 +837,26 @@ def _cover_lookup(cache: Any, map_id: int, attacker: int, target: int, ranged: i
 
 
 @_jit
-def _alone_lookup(cache: Any, map_id: int, attacker: int, target: int, ranged: int) -> int:
-    """:func:`_cover_lookup` with no creatures in the key, without building an array unless Python is asked."""
+def _alone_lookup(cache: Any, pair: NDArray[np.int8], map_id: int, attacker: int, target: int, ranged: int) -> int:
+    """:func:`_cover_lookup` with no creatures in the key, without building an array unless Python is asked;
+    the pair table first (``ranged`` is its slot: :data:`PAIR_MELEE`, :data:`PAIR_RANGED`)."""
+    known = pair_get(pair, ranged, attacker, 1, target, 1)
+    if known >= 0:
+        return known
     n = np.int64(-1)
     key = (np.int64(attacker), np.int64(target), np.int64(ranged), n, n, n, n, n, n, n, n)
     if key in cache:
         hit: int = cache[key]
-        return hit
-    return _cover_lookup(cache, map_id, attacker, target, ranged, np.full(COVER_KEY_CREATURES + 1, -1, np.int64))
+    else:
+        hit = _cover_lookup(cache, map_id, attacker, target, ranged, np.full(COVER_KEY_CREATURES + 1, -1, np.int64))
+    pair_put(pair, ranged, attacker, 1, target, 1, hit)
+    return hit
 
 
 @_jit
 def cover_kind(
     cache: Any,
+    pair: NDArray[np.int8],
     map_id: int,
     width: int,
     attacker: int,
@@ -812,11 +873,11 @@ def cover_kind(
     those inside the bounding box of the two squares go into the key: every line of the corner rule runs inside
     that box (between corners of the two squares), and a creature counts only if a line passes through its
     interior, so a square outside the box can never change the answer (the tests check this against ``cover``
-    with every creature). ``cache`` is :func:`cover_cache` of the registered ``map_id``; a miss asks the grid
-    package from object mode and stores the answer.
+    with every creature). ``cache`` is :func:`cover_cache` of the registered ``map_id`` and ``pair`` its
+    :func:`pair_table`; a miss asks the grid package from object mode and stores the answer.
     """
     if not ranged:
-        return _alone_lookup(cache, map_id, attacker, target, 0)
+        return _alone_lookup(cache, pair, map_id, attacker, target, 0)
     ax, ay = attacker % width, attacker // width
     tx, ty = target % width, target // width
     x0, x1 = min(ax, tx), max(ax, tx)
@@ -830,7 +891,7 @@ def cover_kind(
     # Creatures can only add soft cover to lines that had none, so when the walls and objects alone give cover
     # (or total cover) from every corner, creatures change nothing: ask without them first (a key every fight
     # shares), and only when that is "none" with the creatures in the box.
-    alone = _alone_lookup(cache, map_id, attacker, target, 1)
+    alone = _alone_lookup(cache, pair, map_id, attacker, target, 1)
     if not inside or alone >= _COVER:
         return alone
     others = np.full(COVER_KEY_CREATURES + 1, -1, dtype=np.int64)
@@ -870,8 +931,8 @@ def _cover_all(map_id: int, attacker: int, target: int, creatures: NDArray[np.in
 
 
 @_jit
-def can_aoo_geometry(cache: Any, map_id: int, reactor: int, provoker: int) -> bool:
+def can_aoo_geometry(cache: Any, pair: NDArray[np.int8], map_id: int, reactor: int, provoker: int) -> bool:
     """MOD-09: whether cover lets the creature in ``reactor`` make an attack of opportunity against the one in
     ``provoker``, as ``not cover(grid, reactor, provoker, ranged=False).blocks_attacks_of_opportunity``
     (creatures do not matter to melee cover). Through the same cache as :func:`cover_kind`."""
-    return _alone_lookup(cache, map_id, reactor, provoker, 0) < _PARTIAL
+    return _alone_lookup(cache, pair, map_id, reactor, provoker, 0) < _PARTIAL

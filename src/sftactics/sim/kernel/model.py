@@ -256,8 +256,8 @@ class Model(NamedTuple):
     bw_parent1: I32 = np.zeros(1, dtype=np.int32)
     bw_dist2: I64 = np.zeros(1, dtype=np.int64)
     bw_parent2: I32 = np.zeros(1, dtype=np.int32)
-    bw_kept: I64 = np.full(1, -1, dtype=np.int64)  # whose moves those are (-1: none)
-    fm_scal: I64 = np.zeros((1, 8), dtype=np.int64)  # [E, 8] a big flier's searches kept (``kernel.flymemo``)
+    bw_kept: I64 = np.full(3, -1, dtype=np.int64)  # whose moves those are (-1: none), a flier's kept entries
+    fm_scal: I64 = np.zeros((1, 7), dtype=np.int64)  # [E, 7] a big flier's searches kept (``kernel.flymemo``)
     fm_key: NDArray[np.uint8] = np.zeros((1, 8), dtype=np.uint8)  # [E, bytes] what each searched over
     fm_work: NDArray[np.uint8] = np.zeros(8, dtype=np.uint8)  # [bytes] the key being asked
     fm_dist: I64 = np.zeros((1, 1), dtype=np.int64)  # [E, states]

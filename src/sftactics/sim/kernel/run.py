@@ -47,9 +47,10 @@ KERNEL_POLICIES = {"simple": kf.POLICY_SIMPLE, "tactical": kf.POLICY_TACTICAL}
 
 
 def _buffers(m: Any) -> dict[str, Any]:
-    """``new_state``'s sizes for the abilities and the tactical tables of model ``m``."""
+    """``new_state``'s sizes for the abilities and the tactical tables of model ``m``, and the map's caches."""
     return {"grenade_values": int(max(m.g_len.max(), m.ab.t_len.max())), "pools": int(m.ab.spent0.shape[1]),
-            "area_cache": abilities.area_cache(m.map_id), "sight": bool(m.sight), "headings": int(m.hs)}  # fmt: skip
+            "area_cache": abilities.area_cache(m.map_id), "sight": bool(m.sight), "headings": int(m.hs),
+            "pair": geo.pair_table(m.map_id)}  # fmt: skip
 
 
 def compiled(enc: Encounter, policies: dict[str, str] | None = None, morale: Mapping[str, str] | None = None) -> _Ready:

@@ -19,8 +19,8 @@ def _senses(m: Any, st: Any, o: int, t: int) -> tuple[int, int, bool, bool]:
     precise; a blindsense within reach and ordinary senses need a line of effect."""
     pa, pt = st.pos[o], st.pos[t]
     d = distance_ft(pa, pt, m.width)
-    loe = line_of_effect(st.cover_cache, m.map_id, pa, pt)
-    vis = line_of_sight(st.cover_cache, m.map_id, pa, pt) and (not m.dark[pt] or m.dv_ft[o] >= d)
+    loe = line_of_effect(st.cover_cache, st.pair, m.map_id, pa, pt)
+    vis = line_of_sight(st.cover_cache, st.pair, m.map_id, pa, pt) and (not m.dark[pt] or m.dv_ft[o] >= d)
     keen = loe and m.bsense_ft[o] >= d
     if vis:
         return OBSERVING, OBSERVING, True, keen

@@ -251,11 +251,11 @@ def hiding_pair(m: Any, st: Any, o: int, t: int) -> None:
     effect: its location; else nothing). Hiding, it is not heard fighting."""
     pa, pt = st.pos[o], st.pos[t]
     ceiling = UNAWARE
-    if line_of_sight(st.cover_cache, m.map_id, pa, pt) and (
+    if line_of_sight(st.cover_cache, st.pair, m.map_id, pa, pt) and (
         not m.dark[pt] or m.dv_ft[o] >= distance_ft(pa, pt, m.width)
     ):
         ceiling = OBSERVING
-    elif line_of_effect(st.cover_cache, m.map_id, pa, pt):
+    elif line_of_effect(st.cover_cache, st.pair, m.map_id, pa, pt):
         ceiling = LOCATED
     st.aw[o, t] = min(st.aw[o, t], ceiling)
 

@@ -38,7 +38,7 @@ from sftactics.grid.geometry import Footprint, footprint_distance_ft
 from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.map import Feature, GridMap, Light
 from sftactics.sf1e import senses
-from sftactics.sim.kernel.geo import _MAPS, COVER_CACHE_LIMIT, _jit, _objmode
+from sftactics.sim.kernel.geo import _MAPS, COVER_CACHE_LIMIT, PAIR_LOE, PAIR_LOS, _jit, _objmode, pair_get, pair_put
 
 __all__ = [
     "CONCEALMENT_MISS",
@@ -221,34 +221,42 @@ def loe_from_grid(map_id: int, a: int, b: int) -> int:
 
 
 @_jit
-def line_of_effect(cache: Any, map_id: int, a: int, b: int) -> bool:
+def line_of_effect(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, b: int) -> bool:
     """Whether there is a line of effect between the creatures in squares ``a`` and ``b`` (EFF-35), through the
     map's cover cache (a miss asks the grid package)."""
+    known = pair_get(pair, PAIR_LOE, a, 1, b, 1)
+    if known >= 0:
+        return known != 0
     n = np.int64(-1)
     key = (np.int64(a), np.int64(b), np.int64(LOE_SLOT), n, n, n, n, n, n, n, n)
     if key in cache:
-        hit: int = cache[key]
-        return hit != 0
-    with _objmode(v="int64"):
-        v = loe_from_grid(map_id, a, b)
-    if len(cache) >= COVER_CACHE_LIMIT:
-        cache.clear()
-    cache[key] = v
+        v: int = cache[key]
+    else:
+        with _objmode(v="int64"):
+            v = loe_from_grid(map_id, a, b)
+        if len(cache) >= COVER_CACHE_LIMIT:
+            cache.clear()
+        cache[key] = v
+    pair_put(pair, PAIR_LOE, a, 1, b, 1, v)
     return v != 0
 
 
 @_jit
-def line_of_sight(cache: Any, map_id: int, a: int, b: int) -> bool:
+def line_of_sight(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, b: int) -> bool:
     """Whether the creature in square ``a`` has a line of sight to the one in square ``b`` (EFF-37), through
     the map's cover cache; a miss asks the grid package from object mode."""
+    known = pair_get(pair, PAIR_LOS, a, 1, b, 1)
+    if known >= 0:
+        return known != 0
     n = np.int64(-1)
     key = (np.int64(a), np.int64(b), np.int64(LOS_SLOT), n, n, n, n, n, n, n, n)
     if key in cache:
-        hit: int = cache[key]
-        return hit != 0
-    with _objmode(v="int64"):
-        v = los_from_grid(map_id, a, b)
-    if len(cache) >= COVER_CACHE_LIMIT:
-        cache.clear()
-    cache[key] = v
+        v: int = cache[key]
+    else:
+        with _objmode(v="int64"):
+            v = los_from_grid(map_id, a, b)
+        if len(cache) >= COVER_CACHE_LIMIT:
+            cache.clear()
+        cache[key] = v
+    pair_put(pair, PAIR_LOS, a, 1, b, 1, v)
     return v != 0

@@ -181,15 +181,19 @@ def _second_move(m: Any, st: Any, c: int) -> None:
         fly_second_move(m, st, c, x0, x1, y0, y1, a0, a1, b0, b1, INF)
         return
     step_to, step_k = steps_for(m, c)
+    # (the fields read once: a field read in the loops costs a reference count taken and given back)
+    dist2, dist3, parent3, heap3 = st.dist2, st.dist3, st.parent3, st.heap3
+    passable, stoppable, extra_k, r2c, r2s = st.passable, st.stoppable, st.extra_k, st.r2c, st.r2s
+    step_diag, hdc = m.step_diag, m.hampered_diagonal_counts
     for qx in range(x0, x1):
         for qy in range(y0, y1):
             q = qy * w + qx
-            st.dist3[2 * q] = INF
-            st.dist3[2 * q + 1] = INF
-            st.parent3[2 * q] = -1
-            st.parent3[2 * q + 1] = -1
-            st.r2c[q] = -1
-            st.r2s[q] = -1
+            dist3[2 * q] = INF
+            dist3[2 * q + 1] = INF
+            parent3[2 * q] = -1
+            parent3[2 * q + 1] = -1
+            r2c[q] = -1
+            r2s[q] = -1
     n_states = 2 * step_to.shape[0]
     sb = 1
     while (1 << sb) < n_states:
@@ -200,50 +204,50 @@ def _second_move(m: Any, st: Any, c: int) -> None:
     for qx in range(a0, a1):
         for qy in range(b0, b1):
             q = qy * w + qx
-            if not st.stoppable[q]:
+            if not stoppable[q]:
                 continue
             for par in range(2):
                 s = 2 * q + par
-                if st.dist2[s] < INF:
-                    key = st.dist2[s] >> PROV_BITS  # used 0, total the first move's feet
-                    st.dist3[s] = key
-                    size = _heap_push(st.heap3, size, (key << sb) | s)
+                if dist2[s] < INF:
+                    key = dist2[s] >> PROV_BITS  # used 0, total the first move's feet
+                    dist3[s] = key
+                    size = _heap_push(heap3, size, (key << sb) | s)
     mask = (1 << PROV_BITS) - 1
     while size > 0:
-        item, size = _heap_pop(st.heap3, size)
+        item, size = _heap_pop(heap3, size)
         key = item >> sb
         s = item & smask
-        if key != st.dist3[s]:
+        if key != dist3[s]:
             continue
         idx = s >> 1
         par = s & 1
         used = key >> PROV_BITS
         for d in range(8):
             nidx = step_to[idx, d]
-            if nidx < 0 or not st.passable[nidx]:
+            if nidx < 0 or not passable[nidx]:
                 continue
-            k = int(step_k[idx, d]) + int(st.extra_k[nidx])
-            cost, npar = step_cost(k, m.step_diag[d], par, m.hampered_diagonal_counts)
+            k = int(step_k[idx, d]) + int(extra_k[nidx])
+            cost, npar = step_cost(k, step_diag[d], par, hdc)
             if used + cost > speed:
                 continue
             ns = nidx * 2 + npar
             nkey = key + (cost << PROV_BITS) + cost
-            if nkey < st.dist3[ns]:
-                st.dist3[ns] = nkey
-                st.parent3[ns] = s
-                size = _heap_push(st.heap3, size, (nkey << sb) | ns)
+            if nkey < dist3[ns]:
+                dist3[ns] = nkey
+                parent3[ns] = s
+                size = _heap_push(heap3, size, (nkey << sb) | ns)
     for qx in range(x0, x1):
         for qy in range(y0, y1):
             q = qy * w + qx
-            if not st.stoppable[q]:
+            if not stoppable[q]:
                 continue
             for par in range(2):
                 s = 2 * q + par
-                if st.dist3[s] < INF:
-                    total = st.dist3[s] & mask
-                    if st.r2c[q] < 0 or total < st.r2c[q]:
-                        st.r2c[q] = total
-                        st.r2s[q] = s
+                if dist3[s] < INF:
+                    total = dist3[s] & mask
+                    if r2c[q] < 0 or total < r2c[q]:
+                        r2c[q] = total
+                        r2s[q] = s
 
 
 @_jit
@@ -854,27 +858,35 @@ def _box(m: Any, st: Any, c: int, budget: int) -> tuple[int, int, int, int]:
 
 @_jit
 def _pick(keys: Any, n: int, limit: int, out: Any) -> int:
-    """Indexes of the ``limit`` smallest rows of ``keys[:n]`` (compared as tuples, in order) into ``out``."""
-    used = np.zeros(n, dtype=np.bool_)
+    """Indexes of the ``limit`` smallest rows of ``keys[:n]`` (compared as tuples, in order; equal rows in the
+    order of their indexes) into ``out``, smallest first; their count. (One pass, each row put in its place among
+    the smallest so far: a pass per pick had cost about 3% of a fight.)"""
+    k = min(limit, n)
     got = 0
-    for _ in range(min(limit, n)):
-        pick = -1
-        for j in range(n):
-            if used[j]:
-                continue
-            if pick < 0:
-                pick = j
-                continue
-            for c in range(keys.shape[1]):
-                if keys[j, c] < keys[pick, c]:
-                    pick = j
-                    break
-                if keys[j, c] > keys[pick, c]:
-                    break
-        used[pick] = True
-        out[got] = pick
-        got += 1
+    for j in range(n):
+        if got == k:
+            if not _row_less(keys, j, out[got - 1]):
+                continue  # not below the largest kept (an equal one came first)
+            pos = got - 1
+        else:
+            pos = got
+            got += 1
+        while pos > 0 and _row_less(keys, j, out[pos - 1]):
+            out[pos] = out[pos - 1]
+            pos -= 1
+        out[pos] = j
     return got
+
+
+@_jit
+def _row_less(keys: Any, a: int, b: int) -> bool:
+    """Row ``a`` of ``keys`` before row ``b``, compared as tuples."""
+    for c in range(keys.shape[1]):
+        if keys[a, c] < keys[b, c]:
+            return True
+        if keys[a, c] > keys[b, c]:
+            return False
+    return False
 
 
 @_jit
