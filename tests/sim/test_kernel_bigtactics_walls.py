@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 
 from sftactics.encounter.state import Encounter
 from sftactics.grid.geometry import Footprint
@@ -243,26 +243,16 @@ def test_tactical_same_dice_same_fight_huge_behemoth_in_the_lair(values: list[in
     assert_same(lair(), values, "tactical")
 
 
-@pytest.mark.rule("MOV-19", "CON-14", "ACT-55")
+@pytest.mark.rule("MOV-19", "CON-14", "ACT-55", "AOO-06")
 @FIGHTS
 @given(values=scripts())
+# found by hypothesis: the ogre withdraws by squeezing in place first, and leaving the squeezed space provokes
+# (the kernel had taken the start anchor's square off the marked ones, and so the squeezed space on it)
+@example(values=KNOWN["squeezed_withdraw_tactical"])
 def test_tactical_same_dice_same_fight_large_ogre_starting_squeezed(values: list[int]) -> None:
     """The ogre starts in the north doorway: its attacks and the party's on it weigh squeezing's -2 (to its
     attack rolls, AC and Reflex save against the soldier's grenade) until it leaves."""
     assert_same(squeezed_start(), values, "tactical")
-
-
-@pytest.mark.rule("MOV-19", "ACT-55", "AOO-06")
-@pytest.mark.xfail(strict=True, reason="known divergence, not mended yet (see the docstring)")
-def test_known_divergence_a_withdrawal_that_begins_by_growing_out_of_a_squeeze() -> None:
-    """Found by hypothesis (the dice in ``known_divergences.json``), and as old as the squeezed start: in round 8
-    the ogre, which ended round 7 by growing back out of a squeeze in the east doorway, withdraws from the
-    operative. The engine's path begins by squeezing in place (0 ft) and then leaves the squeezed space, which
-    provokes the operative's attack of opportunity (the withdrawal's exemption covers only the first position of
-    a path, and squeezing in place leaves no square: ``grid.movement._provocations``); the kernel's ogre leaves
-    without one, and the dice part from there. Not mended yet; strict: once the two agree, this test fails and
-    the case belongs with the same-dice test's examples."""
-    assert_same(squeezed_start(), KNOWN["squeezed_withdraw_tactical"], "tactical")
 
 
 @pytest.mark.rule("CF-02", "ACT-55", "MOV-19")
