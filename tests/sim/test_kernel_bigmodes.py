@@ -131,7 +131,8 @@ def test_big_fliers_find_path_matches_the_grid(data: st.DataObject) -> None:
 def test_the_fliers_bucket_search_is_its_heap_search(data: st.DataObject) -> None:
     """``fly_bucket_search`` leaves every buffer as ``fly_heap_search`` does (stale entries, an early stop at a
     goal), from one seed or from many keyed seeds (a double move's second search), counting provocations or
-    not, buffers holding leftovers of earlier searches."""
+    not, buffers holding leftovers of earlier searches; and both as the heap search that makes every state's
+    steps (leaving out those of a state another heading dominates changes nothing)."""
     grid = data.draw(rooms())
     size = data.draw(st.sampled_from(BIG))
     anchors = _fly_anchors(grid, size)
@@ -158,21 +159,26 @@ def test_the_fliers_bucket_search_is_its_heap_search(data: st.DataObject) -> Non
     hampered = data.draw(st.booleans())
     no_difficult = data.draw(st.booleans())
     outs = []
-    for search in (bigmodes.fly_heap_search, bigmodes.fly_bucket_search):
+    # the heap search with every state's steps made, then both searches as the fight makes them (a state
+    # dominated by another heading at the same place makes none: ``bigmodes._dominated``)
+    for search, prune in ((bigmodes.fly_heap_search, False), (bigmodes.fly_heap_search, True),
+                          (bigmodes.fly_bucket_search, True)):  # fmt: skip
         dist = rng.integers(0, 1 << 40, n_states).astype(np.int64)
         parent = rng.integers(-1, n_states, n_states).astype(np.int32)
         lw = bigmodes._fly_buckets(seeds, keys, budget, use_provoking)
         assert lw > 0
         buckets = bigmodes.fly_bucket_size(budget, lw, n_states)  # (the fight's searches fit the heap's buffer)
-        heap = np.empty(max(bigmodes.fly_heap_size(t.n, t.shift_to.shape[2]), buckets), dtype=np.int64)
+        heap = rng.integers(-(1 << 40), 1 << 40, max(bigmodes.fly_heap_size(t.n, t.shift_to.shape[2]), buckets))
         args = (t.step_to, t.step_k, t.step_diag, t.shift_to, t.squeeze_stop, t.sqd, seeds, keys, budget,
                 work.a_pass, work.a_stop, work.a_k, work.prov, use_provoking, no_difficult, hampered, goal, dist,
                 parent, heap)  # fmt: skip
-        end = search(*args) if search is bigmodes.fly_heap_search else search(*args, lw)
+        extra = (prune,) if search is bigmodes.fly_heap_search else (lw, prune)
+        end = search(*args, *extra)
         outs.append((end, dist, parent))
-    assert outs[0][0] == outs[1][0]
-    assert np.array_equal(outs[0][1], outs[1][1])
-    assert np.array_equal(outs[0][2], outs[1][2])
+    for other in outs[1:]:
+        assert other[0] == outs[0][0]
+        assert np.array_equal(other[1], outs[0][1])
+        assert np.array_equal(other[2], outs[0][2])
 
 
 @pytest.mark.rule("MOV-32", "MOV-19")

@@ -39,6 +39,7 @@ import numpy as np
 from sftactics.sim.choices import LIMITED
 from sftactics.sim.kernel import classes
 from sftactics.sim.kernel import setup as _setup
+from sftactics.sim.kernel import tactics as _tac
 from sftactics.sim.kernel.bodies import LINGER, PRONE
 from sftactics.sim.kernel.fight import (
     CHARGE_PENALTY,
@@ -68,24 +69,6 @@ from sftactics.sim.kernel.fight import (
 from sftactics.sim.kernel.footprints import fp_distance_ft
 from sftactics.sim.kernel.geo import distance_to_point_ft
 from sftactics.sim.kernel.specials import ON_NEGATES, S_BURST, S_CONE, S_SPREAD, T_ALLIES, T_ALLY, T_AREA, T_FOE
-from sftactics.sim.kernel.tactics import (
-    C_NONE,
-    L_OTHER,
-    _aoo_here,
-    _begin,
-    _box,
-    _done,
-    _hopeless,
-    _keep,
-    _move_then_standard,
-    _pick,
-    _provokers,
-    _retreat,
-    _round_half_even,
-    _search_a,
-    _threatened_count,
-    _value,
-)
 
 #: The plan command that uses an ability (after the tactical kernel's ``C_*``): (C_ABILITY, target or point,
 #: slot | parameter << 8).
@@ -467,12 +450,12 @@ def _need(m: Any, st: Any, c: int) -> int:
 def _spot(m: Any, st: Any, me: int, p: int, within: int) -> int:
     """``choices._spot_next_to``: the cheapest square of one move within ``within`` ft of ``p`` (then the lowest
     x, y; the first four looked at) that provokes nothing, when a move and a standard action are both left."""
-    if not _move_then_standard(m, st, me):
+    if not _tac._move_then_standard(m, st, me):
         return -1
     w = m.width
-    _search_a(m, st, me)
+    _tac._search_a(m, st, me)
     speed = m.speed[me]
-    x0, x1, y0, y1 = _box(m, st, me, speed)
+    x0, x1, y0, y1 = _tac._box(m, st, me, speed)
     n = 0
     for qx in range(x0, x1):
         for qy in range(y0, y1):
@@ -487,10 +470,10 @@ def _spot(m: Any, st: Any, me: int, p: int, within: int) -> int:
             st.keys[n, 4] = 0
             st.sqs[n] = q
             n += 1
-    got = _pick(st.keys, n, 4, st.idx)
+    got = _tac._pick(st.keys, n, 4, st.idx)
     for i in range(got):
         q = st.sqs[st.idx[i]]
-        if _provokers(m, st, me, q)[0] == 0:
+        if _tac._provokers(m, st, me, q)[0] == 0:
             return int(q)
     return -1
 
@@ -512,12 +495,12 @@ def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
         return False
     first, fj = classes.first_heal(m, st, me, needs, self_move)
     if first == 1:  # healed itself as a move action: the turn goes on, from a fresh look
-        _done(m, st)
+        _tac._done(m, st)
         use(m, st, me, fj, me, -1, 0)
-        _begin(m, st, me)
+        _tac._begin(m, st, me)
         return False
     if first == 2:
-        _done(m, st)
+        _tac._done(m, st)
         use(m, st, me, fj, -1, -1, 0)
         return True
     best = -1
@@ -528,7 +511,7 @@ def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
             best = j
     if best < 0:
         return False
-    threatened = _threatened_count(m, st, st.pos[me]) > 0
+    threatened = _tac._threatened_count(m, st, st.pos[me]) > 0
     within = max(ab.rng[me, best], 5)
     taken = np.zeros(m.n, dtype=np.bool_)
     while True:  # the patients by (need, fewest Hit Points, id)
@@ -548,12 +531,12 @@ def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
         if pn < 3 and threatened and ab.provokes[me, best]:
             continue  # not worth an attack of opportunity that would spoil the spell
         if p == me or fp_distance_ft(st.pos[me], m.fside[me], st.pos[p], m.fside[p], m.width) <= within:
-            _done(m, st)
+            _tac._done(m, st)
             use(m, st, me, best, p, -1, 0)
             return True
         spot = _spot(m, st, me, p, within)
         if spot >= 0:
-            _done(m, st)
+            _tac._done(m, st)
             nthreat = _prepare_move(m, st, me)
             _move(m, st, me, spot, nthreat)
             st.sc[FRESH] = 0
@@ -579,8 +562,8 @@ def _effect_value(m: Any, st: Any, me: int, j: int, t: int) -> float:
     else:
         p_land = p_apply
         p_half = p_save
-    w1 = _round_half_even(1000 * p_land * (1 - p_half))
-    w2 = _round_half_even(1000 * p_land * p_half)
+    w1 = _tac._round_half_even(1000 * p_land * (1 - p_half))
+    w2 = _tac._round_half_even(1000 * p_land * p_half)
     w3 = 1000 - w1 - w2
     off, ln, den = ab.t_off[me, j, t], ab.t_len[me, j, t], ab.t_den[me, j, t]
     total_den = 1000 * den
@@ -592,7 +575,7 @@ def _effect_value(m: Any, st: Any, me: int, j: int, t: int) -> float:
         st.ab_p[i] = num / total_den
         if v > 0:
             hit += st.ab_p[i]
-    return _value(m, st, me, t, st.ab_v, st.ab_p, 0, ln, hit)
+    return _tac._value(m, st, me, t, st.ab_v, st.ab_p, 0, ln, hit)
 
 
 @_jit
@@ -614,7 +597,7 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
         cost = 0.0
         if ab.provokes[me, j]:
             if threat_cost < 0:
-                threat_cost = _aoo_here(m, st, me, here)
+                threat_cost = _tac._aoo_here(m, st, me, here)
             cost = threat_cost
         scale = LIMITED if ab.uses[me, j] >= 0 else 1.0
         if ab.target[me, j] == T_FOE:
@@ -626,7 +609,7 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
                 ):
                     continue
                 v = scale * _effect_value(m, st, me, j, f) - cost
-                _keep(st, v - stay_cost, 1, C_ABILITY, f, j, C_NONE, 0, 0, L_OTHER, both, f)
+                _tac._keep(st, v - stay_cost, 1, C_ABILITY, f, j, _tac.C_NONE, 0, 0, _tac.L_OTHER, both, f)
                 offensive = True
             continue
         k = _placements(m, st, me, j, pts, params)
@@ -646,7 +629,9 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
                 found = True
                 bv, bp, bq = v, pts[i], params[i]
         if found:
-            _keep(st, bv - stay_cost, 1, C_ABILITY, int(bp), j + (int(bq) << 8), C_NONE, 0, 0, L_OTHER, both, -1)
+            _tac._keep(
+                st, bv - stay_cost, 1, C_ABILITY, int(bp), j + (int(bq) << 8), _tac.C_NONE, 0, 0, _tac.L_OTHER, both, -1
+            )
     return offensive
 
 
@@ -687,7 +672,7 @@ def breaks(m: Any, st: Any, me: int) -> bool:
         return False
     if morale == MORALE_CAUTIOUS and shaken(m, st, me):
         return True
-    return _hopeless(m, st, me)
+    return _tac._hopeless(m, st, me)
 
 
 @_jit
@@ -698,11 +683,11 @@ def simple_first(m: Any, st: Any, c: int) -> bool:
         return False
     if st.morale[c] == MORALE_CAUTIOUS and (st.retreating[c] or shaken(m, st, c)):
         st.retreating[c] = True
-        _begin(m, st, c)
-        if _retreat(m, st, c):
-            _done(m, st)
+        _tac._begin(m, st, c)
+        if _tac._retreat(m, st, c):
+            _tac._done(m, st)
             return True
-        _done(m, st)
+        _tac._done(m, st)
         st.retreating[c] = False  # cornered: fight
     return fallback(m, st, c)
 
@@ -713,9 +698,9 @@ def fallback(m: Any, st: Any, c: int) -> bool:
     ability. True when the turn is done."""
     if not m.ab.has[c]:
         return False
-    _begin(m, st, c)
+    _tac._begin(m, st, c)
     done = heal(m, st, c, False)  # the simple policy heals itself with no move action
-    _done(m, st)
+    _tac._done(m, st)
     return bool(done or simple_blast(m, st, c))
 
 

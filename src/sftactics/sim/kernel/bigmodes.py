@@ -19,7 +19,10 @@ mode (:mod:`sftactics.grid.movement`). So here:
   over the states (:func:`fly_bucket_search`, as ``kernel/buckets.py`` does for one-square movers); beyond it
   (a seek field's far search) from a binary heap (:func:`fly_heap_search`). Both settle every state in the
   order (key, state), so their outputs are the same; the buckets cost about half as much (a flier's searches
-  took 60% of a fight's time in the second benchmark room).
+  took 60% of a fight's time in the second benchmark room). Both leave out the steps of a state that another
+  heading of the same space dominates (:func:`_dominated`: settled before it, for no more than its key less
+  the turn between the two headings); on the second room that is half to three quarters of the states, and
+  the outputs are those of the search that makes every step (the tests compare every buffer).
 * :func:`search_big_fly` and :func:`path_big_fly`: ``bigfight.search_big`` and ``bigfight.path_big`` for a big
   flier (each move action starts without a heading, as the engine's ``move`` command does).
 * :func:`big_fly_find_path` and :func:`big_fly_reachable`: ``find_path`` and ``reachable`` for a big flier, for
@@ -132,6 +135,28 @@ def _can_stop(s: int, squeeze_stop: NDArray[np.bool_], a_stop: NDArray[np.bool_]
 
 
 @_jit
+def _dominated(dist: NDArray[np.int64], s: int, head: int, key: int, use_provoking: bool) -> bool:
+    """Whether state ``s`` (heading ``head``, being settled at ``key``) is dominated by a state of the same
+    space, parity and shift with another heading, settled before it: one whose key plus the feet of turning from
+    its heading to ``head`` is no more than ``key``. Every step from ``s`` then costs at least what the same step
+    costs from that state (a turn from it to any direction is at most the turn to ``head`` and on from there), and
+    the other state made its steps first, so a step from ``s`` never improves a state: :func:`fly_heap_search` and
+    :func:`fly_bucket_search` leave these steps out, their outputs unchanged. (Squeeze shifts keep the heading,
+    so they are still made.) Keys in a search that counts no provocations hold the feet twice."""
+    first = s - head
+    for h in range(HEADINGS):
+        if h == head:
+            continue
+        k = dist[first + h]
+        if k >= key:  # (not settled before ``s``: a state without a heading turns for nothing, so ties matter)
+            continue
+        t = _turn(h, head)
+        if k + (t << PROV_BITS) + (0 if use_provoking else t) <= key:
+            return True
+    return False
+
+
+@_jit
 def fly_heap_search(
     step_to: NDArray[np.int32],
     step_k: NDArray[np.int8],
@@ -153,6 +178,7 @@ def fly_heap_search(
     dist: NDArray[np.int64],
     parent: NDArray[np.int32],
     heap: NDArray[np.int64],
+    prune: bool = True,
 ) -> int:
     """``footprints.big_search`` for a flier from a binary heap: the same arguments and keys, with the heading in
     the state (see the module docstring); ``dist`` and ``parent`` hold ``72 n`` entries, ``heap``
@@ -194,7 +220,8 @@ def fly_heap_search(
         leave = -1
         if use_provoking:
             leave = 1 if provoking[sq, idx] else 0
-        for d in range(8):
+        steps = 0 if prune and _dominated(dist, s, head, key, use_provoking) else 8
+        for d in range(steps):
             nidx = step_to[sq, idx, d]
             if nidx < 0:
                 continue
@@ -256,8 +283,19 @@ def _fly_buckets(seeds: NDArray[np.int64], seed_keys: NDArray[np.int64], budget:
 
 @_jit
 def fly_bucket_size(budget: int, lw: int, n_states: int) -> int:
-    """The entries of the heap buffer :func:`fly_bucket_search` uses: a bitset over the states per bucket."""
-    return (budget // 5 + 1) * lw * ((n_states + 63) >> 6)
+    """The entries of the heap buffer :func:`fly_bucket_search` uses: a flag per bucket (its bitset cleared for
+    this search), then a bitset over the states per bucket."""
+    nb = (budget // 5 + 1) * lw
+    return nb + nb * ((n_states + 63) >> 6)
+
+
+@_jit
+def _open_bucket(heap: NDArray[np.int64], nb: int, b: int, words: int) -> None:
+    """Clear bucket ``b``'s bitset in :func:`fly_bucket_search`'s buffer and flag it as in use."""
+    heap[b] = 1
+    base = nb + b * words
+    for i in range(base, base + words):
+        heap[i] = 0
 
 
 @_jit
@@ -283,6 +321,7 @@ def fly_bucket_search(
     parent: NDArray[np.int32],
     heap: NDArray[np.int64],
     lw: int,
+    prune: bool = True,
 ) -> int:
     """:func:`fly_heap_search` (the same arguments and outputs, stale entries included) with a bucket per key
     instead of the heap, where :func:`_fly_buckets` gives ``lw`` > 0 and the buckets fit ``heap``
@@ -299,7 +338,7 @@ def fly_bucket_search(
     words = (n_states + 63) >> 6
     unit = 1 if use_provoking else 5
     nb = (budget // 5 + 1) * lw
-    for i in range(nb * words):
+    for i in range(nb):  # a bucket's bitset is cleared when first used (most buckets never are)
         heap[i] = 0
     for i in range(n_states):
         dist[i] = _INF
@@ -309,12 +348,16 @@ def fly_bucket_search(
         if seed_keys[i] < dist[s]:
             dist[s] = seed_keys[i]
             b = seed_keys[i] // unit
-            heap[b * words + (s >> 6)] |= np.int64(1) << (s & 63)
+            if heap[b] == 0:
+                _open_bucket(heap, nb, b, words)
+            heap[nb + b * words + (s >> 6)] |= np.int64(1) << (s & 63)
     nshift = shift_to.shape[2]
     for b in range(nb):
+        if heap[b] == 0:
+            continue
         used = (b // lw) * 5
         key = (used << PROV_BITS) + (b % lw) * unit
-        base = b * words
+        base = nb + b * words
         wi = 0
         while wi < words:
             word = heap[base + wi]
@@ -336,7 +379,20 @@ def fly_bucket_search(
             leave = -1
             if use_provoking:
                 leave = 1 if provoking[sq, idx] else 0
-            for d in range(8):
+            steps = 8
+            if prune:  # ``_dominated`` written out (called, it took 5% of a fight in the second benchmark room)
+                first = s - head
+                for h in range(HEADINGS):
+                    if h == head:
+                        continue
+                    k1 = dist[first + h]
+                    if k1 >= key:
+                        continue
+                    t = _turn(h, head)
+                    if k1 + (t << PROV_BITS) + (0 if use_provoking else t) <= key:
+                        steps = 0
+                        break
+            for d in range(steps):
                 nidx = step_to[sq, idx, d]
                 if nidx < 0:
                     continue
@@ -358,7 +414,9 @@ def fly_bucket_search(
                     dist[ns] = nkey
                     parent[ns] = s
                     nbk = ((used + c) // 5) * lw + (nkey & _PROV_MASK) // unit
-                    heap[nbk * words + (ns >> 6)] |= np.int64(1) << (ns & 63)
+                    if heap[nbk] == 0:
+                        _open_bucket(heap, nb, nbk, words)
+                    heap[nb + nbk * words + (ns >> 6)] |= np.int64(1) << (ns & 63)
             if shifted == 0:
                 to_sq = 1 - sq
                 for j in range(nshift):

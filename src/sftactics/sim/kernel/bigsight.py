@@ -9,8 +9,7 @@ of an attack, VIS-03, VIS-04). The kernel asks the same here:
 * :func:`light_table` (Python, once per map): per footprint side and anchor the best light of the space, from the
   map's own light array (``Model.fp_lit``);
 * :func:`fp_line_of_sight` / :func:`fp_line_of_effect`: the grid package's answer for two spaces, kept in the
-  map's cover cache under keys of their own (a space is ``-(anchor * 8 + side) - 2``, as the footprint cover
-  keys; two one-square spaces use :mod:`~sftactics.sim.kernel.sight`'s keys);
+  map's pair table and cover cache (``sight.line_between``, which one-square spaces use too);
 * :func:`sight_pair` and :func:`geo_miss`: ``fight._sight_pair`` and ``fight._geo_miss`` between spaces;
 * :func:`seek_field`: ``encounter.seek.distance_field`` for a big mover (the grid's search with squeezing, no
   creatures, every anchor where the space may stop: the squeezed ones too), so that a big creature goes looking
@@ -26,32 +25,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from sftactics.grid.geometry import Footprint
-from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.map import GridMap, Light
 from sftactics.sim.kernel.bigtacmodes import seek_field_fly
 from sftactics.sim.kernel.footprints import big_search, fp_distance_ft, state_of
-from sftactics.sim.kernel.geo import (
-    _MAPS,
-    COVER_CACHE_LIMIT,
-    PAIR_LOE,
-    PAIR_LOS,
-    PROV_BITS,
-    _jit,
-    _objmode,
-    pair_get,
-    pair_put,
-)
+from sftactics.sim.kernel.geo import PROV_BITS, _jit
 from sftactics.sim.kernel.sight import (
     CONCEALMENT_MISS,
     LOCATED,
-    LOE_SLOT,
-    LOS_SLOT,
     OBSERVING,
     TOTAL_MISS,
     UNAWARE,
-    line_of_effect,
-    line_of_sight,
+    line_between,
 )
 
 __all__ = ["fp_line_of_effect", "fp_line_of_sight", "geo_miss", "light_table", "seek_field", "sight_pair"]
@@ -78,57 +62,16 @@ def light_table(grid: GridMap) -> NDArray[np.int8]:
     return out.reshape(MAX_SIDE + 1, h * w)
 
 
-def _lines_from_grid(map_id: int, a: int, sa: int, b: int, sb: int, sight: int) -> int:
-    """Object mode: ``has_line_of_sight`` (``sight``) or ``has_line_of_effect`` between two spaces."""
-    from sftactics.sim.kernel.trace import space_line_answer  # (compiled lines: the same answers)
-
-    fast = space_line_answer(map_id, a, sa, b, sb, bool(sight))
-    if fast >= 0:
-        return fast
-    grid, options = _MAPS[int(map_id)]
-    w = grid.width
-    fa = Footprint(int(a) % w, int(a) // w, int(sa))
-    fb = Footprint(int(b) % w, int(b) // w, int(sb))
-    if sight:
-        return int(has_line_of_sight(grid, fa, fb, options=options))
-    return int(has_line_of_effect(grid, fa, fb, options=options))
-
-
-@_jit
-def _fp_line(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, b: int, sb: int, sight: int) -> bool:
-    table = PAIR_LOS if sight else PAIR_LOE
-    known = pair_get(pair, table, a, sa, b, sb)
-    if known >= 0:
-        return known != 0
-    n = np.int64(-1)
-    slot = np.int64(LOS_SLOT if sight else LOE_SLOT)
-    key = (np.int64(-(a * 8 + sa) - 2), np.int64(-(b * 8 + sb) - 2), slot, n, n, n, n, n, n, n, n)
-    if key in cache:
-        v: int = cache[key]
-    else:
-        with _objmode(v="int64"):
-            v = _lines_from_grid(map_id, a, sa, b, sb, sight)
-        if len(cache) >= COVER_CACHE_LIMIT:
-            cache.clear()
-        cache[key] = v
-    pair_put(pair, table, a, sa, b, sb, v)
-    return v != 0
-
-
 @_jit
 def fp_line_of_sight(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, b: int, sb: int) -> bool:
     """``has_line_of_sight`` from the space of side ``sa`` anchored at ``a`` to that of ``sb`` at ``b``."""
-    if sa == 1 and sb == 1:
-        return line_of_sight(cache, pair, map_id, a, b)
-    return _fp_line(cache, pair, map_id, a, sa, b, sb, 1)
+    return line_between(cache, pair, map_id, a, sa, b, sb, 1)
 
 
 @_jit
 def fp_line_of_effect(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, b: int, sb: int) -> bool:
     """``has_line_of_effect`` between two spaces."""
-    if sa == 1 and sb == 1:
-        return line_of_effect(cache, pair, map_id, a, b)
-    return _fp_line(cache, pair, map_id, a, sa, b, sb, 0)
+    return line_between(cache, pair, map_id, a, sa, b, sb, 0)
 
 
 @_jit

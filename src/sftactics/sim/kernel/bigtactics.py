@@ -208,7 +208,7 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
     (``st.r2c``, with its state in ``st.r2s``), -1 where its full space cannot stop."""
     if st.t_n[3] >= actions:
         return
-    _done(m, st)  # the planning search's paths share the big search's buffers: it is made again when needed
+    _tac._done(m, st)  # the planning search's paths share the big search's buffers: it is made again when needed
     _anchors(m, st, c)
     _keep_moves(m, st, c, actions)
     n = m.width * m.height
@@ -284,7 +284,7 @@ def midpoint_big(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
     two searches are :func:`reach_big`'s of this look when it made them for ``me``, else made again."""
     if st.r2s[goal] < 0:
         return -1
-    _done(m, st)
+    _tac._done(m, st)
     if not (st.t_n[3] >= 2 and st.t_n[6] == me and m.bw_kept[0] == me):
         _anchors(m, st, me)
         _keep_moves(m, st, me, 2)
@@ -354,13 +354,13 @@ def guarded_steps_big(m: Any, st: Any, me: int, out_from: int) -> int:
 def provokers_big(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
     """``_provokers`` for a big mover: on the path of its planning search, each space it leaves while a foe that
     could react threatens a square of it."""
-    _search_a(m, st, me)
+    _tac._search_a(m, st, me)
     n = 0
     total = 0.0
     squares, leaving, sides = _big.path_big(m, st, me, sq)
     if squares.shape[0] == 0:
         for i in range(st.t_n[2]):
-            total += _aoo_one(m, st, st.t_zones[i], me)
+            total += _tac._aoo_one(m, st, st.t_zones[i], me)
         return st.t_n[2], total
     for li in range(leaving.shape[0]):
         q = squares[leaving[li]]
@@ -370,7 +370,7 @@ def provokers_big(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
                 e = st.threat_ids[i]
                 if m.rank[e] == r and _big.threat_space(m, st, e, m.zone[e], q, s):
                     n += 1
-                    total += _aoo_one(m, st, e, me)
+                    total += _tac._aoo_one(m, st, e, me)
     return n, total
 
 
@@ -428,10 +428,10 @@ def grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, i
                     continue
                 p_half = m.g_half[me, k, e, st.body[e, _sqz.SQUEEZED]]
                 if m.g_mode[me, k, 1] == ON_NEGATES:  # a success keeps it all off (SV-09)
-                    v = _grenade_value(m, st, me, k, e, p_land * (1 - p_half), 0.0)
+                    v = _tac._grenade_value(m, st, me, k, e, p_land * (1 - p_half), 0.0)
                 else:
-                    v = _grenade_value(m, st, me, k, e, p_land, p_half)
-                value += v + _rider_value(m, st, me, k, e, p_land * (1 - p_half))
+                    v = _tac._grenade_value(m, st, me, k, e, p_land, p_half)
+                value += v + _tac._rider_value(m, st, me, k, e, p_land * (1 - p_half))
             if not found or value > best_v:
                 found = True
                 best_v, best_k, best_p = value, k, p
@@ -524,4 +524,4 @@ def charge_fp(m: Any, st: Any, me: int, t: int, k: int) -> bool:
 
 # the tactical kernel builds on this module and this one on its helpers: imported last (numba resolves the names
 # when it compiles, after both are loaded)
-from sftactics.sim.kernel.tactics import _aoo_one, _done, _grenade_value, _rider_value, _search_a  # noqa: E402
+from sftactics.sim.kernel import tactics as _tac  # noqa: E402  (its functions call these)

@@ -893,16 +893,16 @@ def _prepare_move(m: Any, st: Any, c: int, actions: int = 1, exempt_start: bool 
             st.threat_ids[nthreat] = e
             nthreat += 1
     _mark(m, st, nthreat, True)  # the provoking squares: every square an able enemy that could react threatens
-    if exempt_start and m.fside[c] == 1:
-        # (left so for path_to; _unmark clears every marked square anyway). A big mover's start is exempt as a
-        # space (``bigfight.search_big``: its full space at the start anchor), as the engine's ``_exempt_start``
-        # does, not square by square: its anchor square stays marked, so a space squeezed onto it (a path that
-        # begins by squeezing in place) still provokes when left (``movement._provocations``)
-        st.provoking[st.pos[c]] = False
     _occupancy(m, st, c, charging)
+    # The start is exempt as a space, as the engine's ``_exempt_start``: a big mover's full space at its anchor
+    # (``bigfight.search_big``; a space squeezed onto the anchor, a path that begins by squeezing in place, still
+    # provokes when left, ``movement._provocations``), a one-square mover's square (its only space; left so for
+    # ``path_to``, and ``_unmark`` clears every marked square anyway).
     if m.fside[c] > 1:
         _big.search_big(m, st, c, actions * m.speed[c], charging, exempt_start)
     else:
+        if exempt_start:
+            st.provoking[st.pos[c]] = False
         _search(m, st, c, -1, actions * m.speed[c])
     _clear(m, st)
     return nthreat

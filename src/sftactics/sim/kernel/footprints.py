@@ -42,7 +42,17 @@ from sftactics.grid.movement import MoveMode, Mover, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size, footprint_side, threatened_squares
 from sftactics.sim.kernel.bigpath import settled_at
-from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _opposite_sides, pair_get, pair_put, step_cost
+from sftactics.sim.kernel.geo import (
+    PAIR_MELEE,
+    PAIR_RANGED,
+    PROV_BITS,
+    _heap_pop,
+    _heap_push,
+    _opposite_sides,
+    pair_get,
+    pair_put,
+    step_cost,
+)
 
 __all__ = [
     "BigPath",
@@ -778,10 +788,11 @@ def fp_can_aoo_geometry(cache: Any, pair: NDArray[np.int8], map_id: int, e: int,
 
 @_jit
 def _fp_alone(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, t: int, stt: int, ranged: int) -> int:
-    """:func:`_fp_lookup` without creatures: the pair table first (``ranged`` is its slot)."""
-    known = pair_get(pair, ranged, a, sa, t, stt)
+    """:func:`_fp_lookup` without creatures: the pair table first."""
+    slot = PAIR_RANGED if ranged else PAIR_MELEE
+    known = pair_get(pair, slot, a, sa, t, stt)
     if known >= 0:
         return known
     kind = _fp_lookup(cache, map_id, a, sa, t, stt, ranged, np.empty(0, dtype=np.int64), 0)
-    pair_put(pair, ranged, a, sa, t, stt, kind)
+    pair_put(pair, slot, a, sa, t, stt, kind)
     return kind

@@ -761,20 +761,28 @@ def no_pair_table() -> NDArray[np.int8]:
 
 
 @_jit
+def _pair_index(pair: NDArray[np.int8], slot: int, sa: int, sb: int) -> int:
+    """The first index into :func:`pair_table` of ``slot`` between spaces of sides ``sa`` and ``sb``, or -1 where
+    the table keeps nothing for them (an empty table, a side above 2)."""
+    if pair.shape[1] == 0 or sa > 2 or sb > 2:
+        return -1
+    return slot * 4 + (sa - 1) * 2 + sb - 1
+
+
+@_jit
 def pair_get(pair: NDArray[np.int8], slot: int, a: int, sa: int, b: int, sb: int) -> int:
     """The answer :func:`pair_table` keeps for ``slot`` between the space of side ``sa`` at ``a`` and that of
     side ``sb`` at ``b``, or -1."""
-    if pair.shape[1] == 0 or sa > 2 or sb > 2:
-        return -1
-    return int(pair[slot * 4 + (sa - 1) * 2 + sb - 1, a, b])
+    i = _pair_index(pair, slot, sa, sb)
+    return -1 if i < 0 else int(pair[i, a, b])
 
 
 @_jit
 def pair_put(pair: NDArray[np.int8], slot: int, a: int, sa: int, b: int, sb: int, value: int) -> None:
     """Keeps ``value`` (the cover cache's answer) for :func:`pair_get`."""
-    if pair.shape[1] == 0 or sa > 2 or sb > 2:
-        return
-    pair[slot * 4 + (sa - 1) * 2 + sb - 1, a, b] = np.int8(value)
+    i = _pair_index(pair, slot, sa, sb)
+    if i >= 0:
+        pair[i, a, b] = np.int8(value)
 
 
 def cover_fallback_calls() -> int:
@@ -839,8 +847,9 @@ def _cover_lookup(cache: Any, map_id: int, attacker: int, target: int, ranged: i
 @_jit
 def _alone_lookup(cache: Any, pair: NDArray[np.int8], map_id: int, attacker: int, target: int, ranged: int) -> int:
     """:func:`_cover_lookup` with no creatures in the key, without building an array unless Python is asked;
-    the pair table first (``ranged`` is its slot: :data:`PAIR_MELEE`, :data:`PAIR_RANGED`)."""
-    known = pair_get(pair, ranged, attacker, 1, target, 1)
+    the pair table first."""
+    slot = PAIR_RANGED if ranged else PAIR_MELEE
+    known = pair_get(pair, slot, attacker, 1, target, 1)
     if known >= 0:
         return known
     n = np.int64(-1)
@@ -849,7 +858,7 @@ def _alone_lookup(cache: Any, pair: NDArray[np.int8], map_id: int, attacker: int
         hit: int = cache[key]
     else:
         hit = _cover_lookup(cache, map_id, attacker, target, ranged, np.full(COVER_KEY_CREATURES + 1, -1, np.int64))
-    pair_put(pair, ranged, attacker, 1, target, 1, hit)
+    pair_put(pair, slot, attacker, 1, target, 1, hit)
     return hit
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from sftactics.encounter.seek import NEAR_FT
+from sftactics.sim.kernel import searches as _searches
 from sftactics.sim.kernel.bigsight import seek_field
 from sftactics.sim.kernel.fight import (
     FRESH,
@@ -32,7 +33,6 @@ from sftactics.sim.kernel.fight import (
 )
 from sftactics.sim.kernel.footprints import fp_distance_ft
 from sftactics.sim.kernel.modes import search_for
-from sftactics.sim.kernel.searches import search_step
 from sftactics.sim.search import LATTICE
 
 #: The budget of a search that reaches every square of the map (``encounter.seek._FAR``).
@@ -180,7 +180,7 @@ def seek_step(m: Any, st: Any, me: int) -> bool:
     side = m.side[me]
     if note(m, st, side) > 0:
         return False
-    if search_step(m, st, me):  # aware of a foe's presence only: a Search first (``kernel.searches``)
+    if _searches.search_step(m, st, me):  # aware of a foe's presence only: a Search first (``kernel.searches``)
         return True
     target = goal(m, st, me)
     if target < 0:

@@ -54,9 +54,10 @@ __all__ = [
     "has_darkness",
     "has_walls",
     "light_changes_nothing",
+    "line_between",
     "line_of_effect",
     "line_of_sight",
-    "los_from_grid",
+    "lines_from_grid",
     "miss_kinds",
     "sees_plainly",
     "sight_refusals",
@@ -194,69 +195,60 @@ def sight_refusals(grid: GridMap, combatants: Iterable[Combatant], noisy: bool =
 
 
 # ---------------------------------------------------------------- lines of sight
-def los_from_grid(map_id: int, a: int, b: int) -> int:
-    """``has_line_of_sight`` between the one-square spaces in squares ``a`` and ``b`` of a registered map."""
-    from sftactics.sim.kernel.trace import line_answer  # (compiled lines: the same answers, kernel/trace.py)
+def lines_from_grid(map_id: int, a: int, sa: int, b: int, sb: int, sight: int) -> int:
+    """Object mode: ``has_line_of_sight`` (``sight``) or ``has_line_of_effect`` from the space of side ``sa``
+    anchored at square ``a`` to that of side ``sb`` at ``b``, on a registered map."""
+    from sftactics.sim.kernel.trace import line_answer, space_line_answer  # (compiled lines: the same answers)
 
-    fast = line_answer(map_id, a, b, True)
+    if sa == 1 and sb == 1:
+        fast = line_answer(map_id, a, b, bool(sight))
+    else:
+        fast = space_line_answer(map_id, a, sa, b, sb, bool(sight))
     if fast >= 0:
         return fast
     grid, options = _MAPS[int(map_id)]
     w = grid.width
-    return int(has_line_of_sight(grid, Footprint(int(a) % w, int(a) // w), Footprint(int(b) % w, int(b) // w),
-                                 options=options))  # fmt: skip
+    fa = Footprint(int(a) % w, int(a) // w, int(sa))
+    fb = Footprint(int(b) % w, int(b) // w, int(sb))
+    line = has_line_of_sight if sight else has_line_of_effect
+    return int(line(grid, fa, fb, options=options))
 
 
-def loe_from_grid(map_id: int, a: int, b: int) -> int:
-    """``has_line_of_effect`` between the one-square spaces in squares ``a`` and ``b`` of a registered map."""
-    from sftactics.sim.kernel.trace import line_answer  # (compiled lines: the same answers, kernel/trace.py)
-
-    fast = line_answer(map_id, a, b, False)
-    if fast >= 0:
-        return fast
-    grid, options = _MAPS[int(map_id)]
-    w = grid.width
-    return int(has_line_of_effect(grid, Footprint(int(a) % w, int(a) // w), Footprint(int(b) % w, int(b) // w),
-                                  options=options))  # fmt: skip
+@_jit
+def line_between(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, sa: int, b: int, sb: int, sight: int) -> bool:
+    """Whether there is a line of sight (``sight``; EFF-37) or of effect (EFF-35) from the space of side ``sa``
+    anchored at square ``a`` to that of side ``sb`` at ``b``: the map's pair table, then its cover cache (keys of
+    their own: a one-square space is its square, a bigger one ``-(anchor * 8 + side) - 2`` as the footprint cover
+    keys), then the grid package from object mode."""
+    slot = PAIR_LOS if sight else PAIR_LOE
+    known = pair_get(pair, slot, a, sa, b, sb)
+    if known >= 0:
+        return known != 0
+    n = np.int64(-1)
+    tag = np.int64(LOS_SLOT if sight else LOE_SLOT)
+    if sa == 1 and sb == 1:
+        key = (np.int64(a), np.int64(b), tag, n, n, n, n, n, n, n, n)
+    else:
+        key = (np.int64(-(a * 8 + sa) - 2), np.int64(-(b * 8 + sb) - 2), tag, n, n, n, n, n, n, n, n)
+    if key in cache:
+        v: int = cache[key]
+    else:
+        with _objmode(v="int64"):
+            v = lines_from_grid(map_id, a, sa, b, sb, sight)
+        if len(cache) >= COVER_CACHE_LIMIT:
+            cache.clear()
+        cache[key] = v
+    pair_put(pair, slot, a, sa, b, sb, v)
+    return v != 0
 
 
 @_jit
 def line_of_effect(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, b: int) -> bool:
-    """Whether there is a line of effect between the creatures in squares ``a`` and ``b`` (EFF-35), through the
-    map's cover cache (a miss asks the grid package)."""
-    known = pair_get(pair, PAIR_LOE, a, 1, b, 1)
-    if known >= 0:
-        return known != 0
-    n = np.int64(-1)
-    key = (np.int64(a), np.int64(b), np.int64(LOE_SLOT), n, n, n, n, n, n, n, n)
-    if key in cache:
-        v: int = cache[key]
-    else:
-        with _objmode(v="int64"):
-            v = loe_from_grid(map_id, a, b)
-        if len(cache) >= COVER_CACHE_LIMIT:
-            cache.clear()
-        cache[key] = v
-    pair_put(pair, PAIR_LOE, a, 1, b, 1, v)
-    return v != 0
+    """Whether there is a line of effect between the creatures in squares ``a`` and ``b`` (EFF-35)."""
+    return line_between(cache, pair, map_id, a, 1, b, 1, 0)
 
 
 @_jit
 def line_of_sight(cache: Any, pair: NDArray[np.int8], map_id: int, a: int, b: int) -> bool:
-    """Whether the creature in square ``a`` has a line of sight to the one in square ``b`` (EFF-37), through
-    the map's cover cache; a miss asks the grid package from object mode."""
-    known = pair_get(pair, PAIR_LOS, a, 1, b, 1)
-    if known >= 0:
-        return known != 0
-    n = np.int64(-1)
-    key = (np.int64(a), np.int64(b), np.int64(LOS_SLOT), n, n, n, n, n, n, n, n)
-    if key in cache:
-        v: int = cache[key]
-    else:
-        with _objmode(v="int64"):
-            v = los_from_grid(map_id, a, b)
-        if len(cache) >= COVER_CACHE_LIMIT:
-            cache.clear()
-        cache[key] = v
-    pair_put(pair, PAIR_LOS, a, 1, b, 1, v)
-    return v != 0
+    """Whether the creature in square ``a`` has a line of sight to the one in square ``b`` (EFF-37)."""
+    return line_between(cache, pair, map_id, a, 1, b, 1, 1)

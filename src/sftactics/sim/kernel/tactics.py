@@ -27,6 +27,7 @@ import numpy as np
 from sftactics.grid.cover import CoverKind
 from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel import bigsqueeze as _sqz
+from sftactics.sim.kernel import seek as _seek_mod
 from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.blasts import ON_NEGATES, R_KIND, RIDER_BURNING, RIDER_NONE
 from sftactics.sim.kernel.bodies import LINGER, base_numbers
@@ -83,7 +84,6 @@ from sftactics.sim.kernel.geo import (
     threatens,
 )
 from sftactics.sim.kernel.modes import fly_second_move, path_for, search_for, state_square, steps_for
-from sftactics.sim.kernel.seek import note, own_memory, scratch, seek_step
 from sftactics.sim.kernel.sight import CONCEALMENT_MISS
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
 
@@ -1673,7 +1673,7 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
     if abilities.heal(m, st, me, True):  # choices.heal, before anything else
         _done(m, st)
         return
-    note(m, st, m.side[me])  # ``seeker.note``: where the side sees its foes now
+    _seek_mod.note(m, st, m.side[me])  # ``seeker.note``: where the side sees its foes now
     if st.t_n[0] == 0 and (st.retreating[me] or not _seek(m, st, me)):
         return
     if _first_aid(m, st, me):
@@ -1700,10 +1700,10 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
         done = _execute(m, st, me)
     if not done:
         if not st.sc[ENDED] and not _out(st, me):
-            scratch(m, st)  # ``SimplePolicy()``: a fresh policy, with a fresh search memory
+            _seek_mod.scratch(m, st)  # ``SimplePolicy()``: a fresh policy, with a fresh search memory
             if not abilities.fallback(m, st, me):  # (its heal or blast first)
                 _simple_actions(m, st, me)
-            own_memory(st)
+            _seek_mod.own_memory(st)
         return
     if st.p_n[0] == 0:
         return
@@ -1740,7 +1740,7 @@ def _seek(m: Any, st: Any, me: int) -> bool:
     for _ in range(2):
         if st.sc[ENDED] or _out(st, me) or not _can(m, st, me, 1):
             return False
-        if not seek_step(m, st, me) or st.sc[ENDED]:
+        if not _seek_mod.seek_step(m, st, me) or st.sc[ENDED]:
             return False
         _begin(m, st, me)
         if st.t_n[0] > 0:

@@ -518,8 +518,8 @@ def cover_answer(map_id: int, attacker: int, target: int, ranged: int, others: N
 
 
 def line_answer(map_id: int, a: int, b: int, sight: bool) -> int:
-    """``sight.los_from_grid`` / ``loe_from_grid``'s answer by :func:`fast_line` (-1 where the grid package
-    must answer)."""
+    """``sight.lines_from_grid``'s answer between one-square spaces by :func:`fast_line` (-1 where the grid
+    package must answer)."""
     t = _tables(map_id)
     if t is None:
         return -1
@@ -542,7 +542,8 @@ def space_cover_answer(
 
 
 def space_line_answer(map_id: int, a: int, sa: int, b: int, sb: int, sight: bool) -> int:
-    """``bigsight._lines_from_grid``'s answer by :func:`space_line` (-1 where the grid package must answer)."""
+    """``sight.lines_from_grid``'s answer between bigger spaces by :func:`space_line` (-1 where the grid package
+    must answer)."""
     t = _tables(map_id)
     if t is None:
         return -1
