@@ -21,6 +21,11 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist worksteal
 
+# The kernel's same-dice-same-fight tests with 100 fights each instead of 15 (not part of `make test`).
+.PHONY: same-dice
+same-dice: $(STAMP)
+	SFT_FIGHT_EXAMPLES=100 $(PY) -m pytest -n 2 --dist worksteal tests/sim -k "same_dice"
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests
 	$(VENV)/bin/ruff format --check src tests

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from collections import defaultdict
 from collections.abc import Callable
@@ -339,7 +340,10 @@ def scripts(draw: st.DrawFn) -> list[int]:
     return head + tail
 
 
-FIGHTS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: Fights per same-dice test: 15 in ``make test`` (the suite's time on two cores), more with ``make same-dice``
+#: (``SFT_FIGHT_EXAMPLES``); hypothesis draws new dice every run, and ``@example`` keeps the ones that once parted.
+FIGHT_EXAMPLES = int(os.environ.get("SFT_FIGHT_EXAMPLES", "15"))
+FIGHTS = settings(max_examples=FIGHT_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.rule("CF-03", "CF-04", "ATK-05", "ATK-14", "ATK-15", "CON-02", "INJ-04", "INJ-05", "INJ-11", "INJ-12")

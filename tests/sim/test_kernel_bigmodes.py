@@ -24,7 +24,7 @@ from sftactics.grid.movement import MoveMode, Mover, Occupant, find_path, reacha
 from sftactics.grid.space import Size, footprint_side
 from sftactics.io.scenario import load_scenario
 from sftactics.sim.choices import without_riders_and_marks
-from sftactics.sim.kernel import bigmodes
+from sftactics.sim.kernel import bigbuckets, bigmodes, footprints
 from sftactics.sim.kernel.model import compile_encounter, unsupported
 from sftactics.sim.kernel.modes import HEADINGS
 from tests.sim.test_kernel import FIGHTS, SCENARIOS, _build, assert_same_fight, scripts
@@ -162,23 +162,72 @@ def test_the_fliers_bucket_search_is_its_heap_search(data: st.DataObject) -> Non
     # the heap search with every state's steps made, then both searches as the fight makes them (a state
     # dominated by another heading at the same place makes none: ``bigmodes._dominated``)
     for search, prune in ((bigmodes.fly_heap_search, False), (bigmodes.fly_heap_search, True),
-                          (bigmodes.fly_bucket_search, True)):  # fmt: skip
+                          (bigbuckets.space_bucket_search, True)):  # fmt: skip
         dist = rng.integers(0, 1 << 40, n_states).astype(np.int64)
         parent = rng.integers(-1, n_states, n_states).astype(np.int32)
-        lw = bigmodes._fly_buckets(seeds, keys, budget, use_provoking)
+        lw = bigbuckets.bucket_lanes(seeds, keys, budget, use_provoking)
         assert lw > 0
-        buckets = bigmodes.fly_bucket_size(budget, lw, n_states)  # (the fight's searches fit the heap's buffer)
+        buckets = bigbuckets.bucket_size(budget, lw, n_states)  # (the fight's searches fit the heap's buffer)
         heap = rng.integers(-(1 << 40), 1 << 40, max(bigmodes.fly_heap_size(t.n, t.shift_to.shape[2]), buckets))
         args = (t.step_to, t.step_k, t.step_diag, t.shift_to, t.squeeze_stop, t.sqd, seeds, keys, budget,
                 work.a_pass, work.a_stop, work.a_k, work.prov, use_provoking, no_difficult, hampered, goal, dist,
                 parent, heap)  # fmt: skip
-        extra = (prune,) if search is bigmodes.fly_heap_search else (lw, prune)
+        extra = (prune,) if search is bigmodes.fly_heap_search else (lw, HEADINGS, prune)
         end = search(*args, *extra)
         outs.append((end, dist, parent))
     for other in outs[1:]:
         assert other[0] == outs[0][0]
         assert np.array_equal(other[1], outs[0][1])
         assert np.array_equal(other[2], outs[0][2])
+
+
+@pytest.mark.rule("MOV-04", "MOV-19", "AOO-06")
+@SETTINGS
+@given(st.data())
+def test_the_walkers_bucket_search_is_its_heap_search(data: st.DataObject) -> None:
+    """A big walker's search from buckets (``footprints.big_walk_search``: ``bigbuckets.space_bucket_search``
+    without headings) leaves every buffer as the heap search (``footprints.big_search``) does, as for a flier."""
+    grid = data.draw(rooms())
+    size = data.draw(st.sampled_from(BIG))
+    t = footprints.big_tables(grid, size)
+    anchors = [(a % grid.width, a // grid.width) for a in np.flatnonzero(t.fits[0]).tolist()]
+    if not anchors:
+        return
+    start = data.draw(st.sampled_from(anchors))
+    occ = _occupants(data, grid, start, footprint_side(size))
+    work = footprints._Work(t)
+    footprints._occupancy(t, work, grid, size, occ, False, bigmodes.DEFAULT_OPTIONS)
+    rng = np.random.default_rng(data.draw(st.integers(0, 1000)))
+    work.prov[...] = rng.random(work.prov.shape) < 0.2
+    w = grid.width
+    use_provoking = data.draw(st.booleans())
+    budget = data.draw(st.sampled_from([5, 15, 30, 40, 60, 120]))
+    n_states = 8 * t.n
+    if data.draw(st.booleans()):
+        seeds = np.array([footprints.state_of(start[1] * w + start[0], 0, data.draw(st.integers(0, 1)), 0)],
+                         dtype=np.int64)  # fmt: skip
+        keys = np.zeros(1, dtype=np.int64)
+    else:
+        seeds = rng.choice(n_states, size=data.draw(st.integers(1, 40)), replace=False).astype(np.int64)
+        keys = rng.integers(0, 7, seeds.shape[0]).astype(np.int64) * (1 if use_provoking else 5)
+    goal = data.draw(st.sampled_from([-1, *(a[1] * w + a[0] for a in anchors[:5])]))
+    hampered = data.draw(st.booleans())
+    no_difficult = data.draw(st.booleans())
+    lw = bigbuckets.bucket_lanes(seeds, keys, budget, use_provoking)
+    assert lw > 0
+    heap_size = max(72 * t.n + 1, bigbuckets.bucket_size(budget, lw, n_states))
+    outs = []
+    for search in (footprints.big_search, footprints.big_walk_search):
+        dist = rng.integers(0, 1 << 40, n_states).astype(np.int64)
+        parent = rng.integers(-1, n_states, n_states).astype(np.int32)
+        heap = rng.integers(-(1 << 40), 1 << 40, heap_size)
+        end = search(t.step_to, t.step_k, t.step_diag, t.shift_to, t.squeeze_stop, t.sqd, seeds, keys, budget,
+                     work.a_pass, work.a_stop, work.a_k, work.prov, use_provoking, no_difficult, hampered, goal, dist,
+                     parent, heap)  # fmt: skip
+        outs.append((end, dist, parent))
+    assert outs[1][0] == outs[0][0]
+    assert np.array_equal(outs[1][1], outs[0][1])
+    assert np.array_equal(outs[1][2], outs[0][2])
 
 
 @pytest.mark.rule("MOV-32", "MOV-19")

@@ -5,7 +5,7 @@ reactor is big): distances and reach between spaces (``footprint_distance_ft``, 
 creature threatens (any square of a space, AOO-02..05, the engine's ``threat.weapon_zone`` as tables), cover
 between spaces with the creatures in the way (MOD-07..15), flanking from any square (MOD-17), the squares a big
 creature fills for the others' movement (MOV-13..16) and the movement of a big creature itself: the grid's search
-with squeezing (``footprints.big_search``), its path and the spaces it leaves while threatened (AOO-06), and the
+with squeezing (``footprints.big_walk_search``), its path and the spaces it leaves while threatened (AOO-06), and the
 simple policy's approach (``SimplePolicy._approach``: the space of one move nearest the target, flanking it if
 it can). A one-square creature is a space of side 1 here, with the same answers as the one-square code.
 """
@@ -27,7 +27,7 @@ from sftactics.sim.kernel.flymemo import scratch
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
     anchor_provoking,
-    big_search,
+    big_walk_search,
     fp_can_aoo_geometry,
     fp_cover_kind,
     fp_distance_ft,
@@ -139,7 +139,7 @@ def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_star
     seeds[0] = state_of(here, 0, st.sc[_DIAG] & 1, 0)
     keys = np.zeros(1, dtype=np.int64)
     scratch(m)  # (a flier's kept searches are not written over: ``kernel.flymemo``)
-    big_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds, keys,
+    big_walk_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds, keys,
                budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, True, charging, m.hampered_diagonal_counts, -1,
                m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
     store_best(m, st, 1)  # the state (parity, shifted) the engine's find_path settles first among the cheapest

@@ -15,8 +15,9 @@ mode (:mod:`sftactics.grid.movement`). So here:
   for a space (``((anchor * 2 + squeezed) * 2 + parity) * 18 + shifted * 9 + heading``), so ties settle in the
   same order and the paths are the same. A step costs what a land step costs plus 5 ft per 45 degrees turned from
   the heading of the step before, and sets the heading; a squeeze shift keeps the heading and costs nothing.
-  Within a move's budget (:data:`BUCKET_MAX_BUDGET`) the states settle from buckets, one per key, each a bitset
-  over the states (:func:`fly_bucket_search`, as ``kernel/buckets.py`` does for one-square movers); beyond it
+  Within a move's budget (``bigbuckets.BUCKET_MAX_BUDGET``) the states settle from buckets, one per key, each a
+  bitset over the states (``bigbuckets.space_bucket_search``, as ``kernel/buckets.py`` does for one-square movers,
+  the same code as a big walker's); beyond it
   (a seek field's far search) from a binary heap (:func:`fly_heap_search`). Both settle every state in the
   order (key, state), so their outputs are the same; the buckets cost about half as much (a flier's searches
   took 60% of a fight's time in the second benchmark room). Both leave out the steps of a state that another
@@ -44,8 +45,8 @@ from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size
+from sftactics.sim.kernel.bigbuckets import bucket_lanes, bucket_size, space_bucket_search
 from sftactics.sim.kernel.bigpath import settled_at, store_best
-from sftactics.sim.kernel.buckets import _lowest_bit
 from sftactics.sim.kernel.flymemo import MARKED, MARKED_CHARGING, claim, keep, recall
 from sftactics.sim.kernel.footprints import (
     BigPath,
@@ -64,8 +65,6 @@ __all__ = [
     "big_fly_reachable",
     "big_fly_search",
     "big_mode_tables",
-    "fly_bucket_search",
-    "fly_bucket_size",
     "fly_heap_search",
     "fly_heap_size",
     "fly_state_of",
@@ -84,8 +83,6 @@ def _jit(fn: _F) -> _F:
 _INF = 1 << 62
 _PROV_MASK = (1 << PROV_BITS) - 1
 _DIAG = 4  # ``fight.DIAG``: the scalar of the diagonals counted this turn
-#: The largest budget (feet) a big flier's search settles from buckets (``fly_bucket_search``): a double move.
-BUCKET_MAX_BUDGET = 120
 #: The largest map on which the kernel plays a flier of several squares: its search keeps 72 states a square.
 BIG_FLY_MAX_SQUARES = 10_000
 
@@ -141,7 +138,7 @@ def _dominated(dist: NDArray[np.int64], s: int, head: int, key: int, use_provoki
     its heading to ``head`` is no more than ``key``. Every step from ``s`` then costs at least what the same step
     costs from that state (a turn from it to any direction is at most the turn to ``head`` and on from there), and
     the other state made its steps first, so a step from ``s`` never improves a state: :func:`fly_heap_search` and
-    :func:`fly_bucket_search` leave these steps out, their outputs unchanged. (Squeeze shifts keep the heading,
+    ``bigbuckets.space_bucket_search`` leave these steps out, their outputs unchanged. (Squeeze shifts keep the heading,
     so they are still made.) Keys in a search that counts no provocations hold the feet twice."""
     first = s - head
     for h in range(HEADINGS):
@@ -262,178 +259,6 @@ def fly_heap_search(
 
 
 @_jit
-def _fly_buckets(seeds: NDArray[np.int64], seed_keys: NDArray[np.int64], budget: int, use_provoking: bool) -> int:
-    """The provocation part's buckets per 5 ft of :func:`fly_bucket_search` (0: the heap must search). A key is
-    ``(feet << PROV_BITS) + low``, the low part counting provocations (``use_provoking``) or, in a search that
-    marks none, the feet again on top of the seed's low part; the feet and a counted low part are multiples of
-    5 ft, the provocations at most one per step of 5 ft or more."""
-    if budget < 0 or budget > BUCKET_MAX_BUDGET:
-        return 0
-    top = 0
-    for i in range(seed_keys.shape[0]):
-        k = seed_keys[i]
-        low = k & _PROV_MASK
-        if k >> PROV_BITS != 0 or (not use_provoking and low % 5 != 0):
-            return 0
-        top = max(top, low)
-    if use_provoking:
-        return top + budget // 5 + 1
-    return (top + budget) // 5 + 1
-
-
-@_jit
-def fly_bucket_size(budget: int, lw: int, n_states: int) -> int:
-    """The entries of the heap buffer :func:`fly_bucket_search` uses: a flag per bucket (its bitset cleared for
-    this search), then a bitset over the states per bucket."""
-    nb = (budget // 5 + 1) * lw
-    return nb + nb * ((n_states + 63) >> 6)
-
-
-@_jit
-def _open_bucket(heap: NDArray[np.int64], nb: int, b: int, words: int) -> None:
-    """Clear bucket ``b``'s bitset in :func:`fly_bucket_search`'s buffer and flag it as in use."""
-    heap[b] = 1
-    base = nb + b * words
-    for i in range(base, base + words):
-        heap[i] = 0
-
-
-@_jit
-def fly_bucket_search(
-    step_to: NDArray[np.int32],
-    step_k: NDArray[np.int8],
-    step_diag: NDArray[np.bool_],
-    shift_to: NDArray[np.int32],
-    squeeze_stop: NDArray[np.bool_],
-    sqd: int,
-    seeds: NDArray[np.int64],
-    seed_keys: NDArray[np.int64],
-    budget: int,
-    a_pass: NDArray[np.bool_],
-    a_stop: NDArray[np.bool_],
-    a_k: NDArray[np.int8],
-    provoking: NDArray[np.bool_],
-    use_provoking: bool,
-    no_difficult: bool,
-    hampered_diagonal_counts: bool,
-    goal: int,
-    dist: NDArray[np.int64],
-    parent: NDArray[np.int32],
-    heap: NDArray[np.int64],
-    lw: int,
-    prune: bool = True,
-) -> int:
-    """:func:`fly_heap_search` (the same arguments and outputs, stale entries included) with a bucket per key
-    instead of the heap, where :func:`_fly_buckets` gives ``lw`` > 0 and the buckets fit ``heap``
-    (:func:`fly_bucket_size`). Each bucket is a bitset over the states; the lowest set bit of the lowest bucket is
-    the heap's next (key, state). A squeeze shift costs nothing and lands in the bucket being settled, perhaps
-    below the state just taken: the scan goes back to its word (as ``kernel/buckets.py`` for the one-square
-    search, where every step costs 5 ft or more). (A summary word per 64 words, to clear and scan less, was
-    tried: no faster on the second benchmark room, where the relaxations cost the most.) The loop over a state's
-    steps and shifts is :func:`fly_heap_search`'s, written out again on purpose: shared as a helper that hands
-    the improved states back, even inlined by numba, it made this search 1.5 to 2.5 times as slow; the test
-    that compares the two searches buffer for buffer keeps them in step."""
-    n = step_to.shape[1]
-    n_states = 8 * HEADINGS * n
-    words = (n_states + 63) >> 6
-    unit = 1 if use_provoking else 5
-    nb = (budget // 5 + 1) * lw
-    for i in range(nb):  # a bucket's bitset is cleared when first used (most buckets never are)
-        heap[i] = 0
-    for i in range(n_states):
-        dist[i] = _INF
-        parent[i] = -1
-    for i in range(seeds.shape[0]):
-        s = seeds[i]
-        if seed_keys[i] < dist[s]:
-            dist[s] = seed_keys[i]
-            b = seed_keys[i] // unit
-            if heap[b] == 0:
-                _open_bucket(heap, nb, b, words)
-            heap[nb + b * words + (s >> 6)] |= np.int64(1) << (s & 63)
-    nshift = shift_to.shape[2]
-    for b in range(nb):
-        if heap[b] == 0:
-            continue
-        used = (b // lw) * 5
-        key = (used << PROV_BITS) + (b % lw) * unit
-        base = nb + b * words
-        wi = 0
-        while wi < words:
-            word = heap[base + wi]
-            if word == 0:
-                wi += 1
-                continue
-            heap[base + wi] = word & (word - 1)
-            s = (wi << 6) + _lowest_bit(word)
-            if key != dist[s]:
-                continue
-            head = s % HEADINGS
-            bs = s // HEADINGS
-            shifted = bs & 1
-            par = (bs >> 1) & 1
-            sq = (bs >> 2) & 1
-            idx = bs >> 3
-            if goal >= 0 and idx == goal and sq == 0 and _can_stop(s, squeeze_stop, a_stop):
-                return s
-            leave = -1
-            if use_provoking:
-                leave = 1 if provoking[sq, idx] else 0
-            steps = 8
-            if prune:  # ``_dominated`` written out (called, it took 5% of a fight in the second benchmark room)
-                first = s - head
-                for h in range(HEADINGS):
-                    if h == head:
-                        continue
-                    k1 = dist[first + h]
-                    if k1 >= key:
-                        continue
-                    t = _turn(h, head)
-                    if k1 + (t << PROV_BITS) + (0 if use_provoking else t) <= key:
-                        steps = 0
-                        break
-            for d in range(steps):
-                nidx = step_to[sq, idx, d]
-                if nidx < 0:
-                    continue
-                k = int(step_k[sq, idx, d])
-                if k > 0 and no_difficult:
-                    continue
-                if not a_pass[sq, nidx]:
-                    continue
-                k += int(a_k[sq, nidx])
-                if sq == 1:
-                    k += sqd
-                c, npar = step_cost(k, step_diag[d], par, hampered_diagonal_counts)
-                c += _turn(head, d)
-                if used + c > budget:
-                    continue
-                ns = (((nidx * 2 + sq) * 2 + npar) * 2) * HEADINGS + d
-                nkey = key + (c << PROV_BITS) + (c if leave < 0 else leave)
-                if nkey < dist[ns]:
-                    dist[ns] = nkey
-                    parent[ns] = s
-                    nbk = ((used + c) // 5) * lw + (nkey & _PROV_MASK) // unit
-                    if heap[nbk] == 0:
-                        _open_bucket(heap, nb, nbk, words)
-                    heap[nb + nbk * words + (ns >> 6)] |= np.int64(1) << (ns & 63)
-            if shifted == 0:
-                to_sq = 1 - sq
-                for j in range(nshift):
-                    cidx = shift_to[sq, idx, j]
-                    if cidx < 0 or not a_pass[to_sq, cidx]:
-                        continue
-                    ns = (((cidx * 2 + to_sq) * 2 + par) * 2 + 1) * HEADINGS + head
-                    if key < dist[ns]:
-                        dist[ns] = key
-                        parent[ns] = s
-                        heap[base + (ns >> 6)] |= np.int64(1) << (ns & 63)
-                        if (ns >> 6) < wi:
-                            wi = ns >> 6
-    return -1
-
-
-@_jit
 def big_fly_search(
     step_to: NDArray[np.int32],
     step_k: NDArray[np.int8],
@@ -456,14 +281,14 @@ def big_fly_search(
     parent: NDArray[np.int32],
     heap: NDArray[np.int64],
 ) -> int:
-    """``footprints.big_search`` for a flier (see the module docstring): :func:`fly_bucket_search` where its
+    """``footprints.big_search`` for a flier (see the module docstring): ``bigbuckets.space_bucket_search`` where its
     buckets apply and fit the heap buffer (a move's budget), else :func:`fly_heap_search` (the far searches of
     a seek field); the two give the same outputs."""
-    lw = _fly_buckets(seeds, seed_keys, budget, use_provoking)
-    if lw > 0 and fly_bucket_size(budget, lw, 8 * HEADINGS * step_to.shape[1]) <= heap.shape[0]:
-        return fly_bucket_search(step_to, step_k, step_diag, shift_to, squeeze_stop, sqd, seeds, seed_keys, budget,
-                                 a_pass, a_stop, a_k, provoking, use_provoking, no_difficult,
-                                 hampered_diagonal_counts, goal, dist, parent, heap, lw)  # fmt: skip
+    lw = bucket_lanes(seeds, seed_keys, budget, use_provoking)
+    if lw > 0 and bucket_size(budget, lw, 8 * HEADINGS * step_to.shape[1]) <= heap.shape[0]:
+        return space_bucket_search(step_to, step_k, step_diag, shift_to, squeeze_stop, sqd, seeds, seed_keys, budget,
+                                   a_pass, a_stop, a_k, provoking, use_provoking, no_difficult,
+                                   hampered_diagonal_counts, goal, dist, parent, heap, lw, HEADINGS, True)  # fmt: skip
     return fly_heap_search(step_to, step_k, step_diag, shift_to, squeeze_stop, sqd, seeds, seed_keys, budget,
                            a_pass, a_stop, a_k, provoking, use_provoking, no_difficult, hampered_diagonal_counts,
                            goal, dist, parent, heap)  # fmt: skip

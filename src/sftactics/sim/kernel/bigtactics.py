@@ -51,7 +51,7 @@ from sftactics.sim.kernel.fight import (
 from sftactics.sim.kernel.flymemo import last_entry, pin, scratch
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
-    big_search,
+    big_walk_search,
     fp_distance_ft,
     fp_distance_to_point_ft,
     fp_flank_line,
@@ -134,7 +134,7 @@ def _anchors(m: Any, st: Any, c: int) -> None:
 def _search(m: Any, st: Any, c: int, seeds: Any, keys: Any) -> None:
     g = m.bg[c]
     scratch(m)  # (a flier's kept searches are not written over: ``kernel.flymemo``)
-    big_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds, keys,
+    big_walk_search(m.bg_step_to[g], m.bg_step_k[g], m.step_diag, m.bg_shift[g], m.bg_stop[g], m.bg_sqd, seeds, keys,
                m.speed[c], m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, False, False, m.hampered_diagonal_counts, -1,
                m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
 

@@ -41,6 +41,7 @@ from sftactics.grid.map import GridMap
 from sftactics.grid.movement import MoveMode, Mover, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size, footprint_side, threatened_squares
+from sftactics.sim.kernel.bigbuckets import bucket_lanes, bucket_size, space_bucket_search
 from sftactics.sim.kernel.bigpath import settled_at
 from sftactics.sim.kernel.geo import (
     PAIR_MELEE,
@@ -63,6 +64,7 @@ __all__ = [
     "big_reachable",
     "big_search",
     "big_tables",
+    "big_walk_search",
     "fp_distance_ft",
     "fp_distance_to_point_ft",
     "fp_flank_line",
@@ -363,6 +365,41 @@ def big_search(
                     parent[ns] = s
                     size = _heap_push(heap, size, (key << sb) | ns)
     return -1
+
+
+@_jit
+def big_walk_search(
+    step_to: NDArray[np.int32],
+    step_k: NDArray[np.int8],
+    step_diag: NDArray[np.bool_],
+    shift_to: NDArray[np.int32],
+    squeeze_stop: NDArray[np.bool_],
+    sqd: int,
+    seeds: NDArray[np.int64],
+    seed_keys: NDArray[np.int64],
+    budget: int,
+    a_pass: NDArray[np.bool_],
+    a_stop: NDArray[np.bool_],
+    a_k: NDArray[np.int8],
+    provoking: NDArray[np.bool_],
+    use_provoking: bool,
+    no_difficult: bool,
+    hampered_diagonal_counts: bool,
+    goal: int,
+    dist: NDArray[np.int64],
+    parent: NDArray[np.int32],
+    heap: NDArray[np.int64],
+) -> int:
+    """:func:`big_search` (the same arguments and outputs) from buckets (``bigbuckets.space_bucket_search``, no
+    headings) where they apply and fit the heap buffer (a move's budget), else from the heap."""
+    lw = bucket_lanes(seeds, seed_keys, budget, use_provoking)
+    if lw > 0 and bucket_size(budget, lw, 8 * step_to.shape[1]) <= heap.shape[0]:
+        return space_bucket_search(step_to, step_k, step_diag, shift_to, squeeze_stop, sqd, seeds, seed_keys, budget,
+                                   a_pass, a_stop, a_k, provoking, use_provoking, no_difficult,
+                                   hampered_diagonal_counts, goal, dist, parent, heap, lw, 1, False)  # fmt: skip
+    return big_search(step_to, step_k, step_diag, shift_to, squeeze_stop, sqd, seeds, seed_keys, budget, a_pass,
+                      a_stop, a_k, provoking, use_provoking, no_difficult, hampered_diagonal_counts, goal, dist,
+                      parent, heap)  # fmt: skip
 
 
 # --- Python front ends (the tests, and the model's questions) -------------------------------------------------
