@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from sftactics.encounter.state import Encounter
 from sftactics.grid.geometry import Footprint
@@ -125,14 +126,41 @@ def test_big_fliers_find_path_matches_the_grid(data: st.DataObject) -> None:
     assert got.leaving == tuple(p.step for p in want.provocations)
 
 
+def _search_inputs(
+    data: st.DataObject, rng: np.random.Generator, start: int, n_states: int, goals: list[int]
+) -> tuple[bool, int, NDArray[np.int64], NDArray[np.int64], int, bool, bool]:
+    """What a big mover's search is asked, drawn: (use_provoking, budget, seeds, keys, goal, hampered,
+    no_difficult); the seeds one state at ``start`` (the start of a move, key 0) or up to 40 states of the map
+    with keys (a double move's second search)."""
+    use_provoking = data.draw(st.booleans())
+    budget = data.draw(st.sampled_from([5, 15, 30, 40, 60, 120]))
+    if data.draw(st.booleans()):
+        seeds = np.array([start], dtype=np.int64)
+        keys = np.zeros(1, dtype=np.int64)
+    else:
+        seeds = rng.choice(n_states, size=data.draw(st.integers(1, 40)), replace=False).astype(np.int64)
+        keys = rng.integers(0, 7, seeds.shape[0]).astype(np.int64) * (1 if use_provoking else 5)
+    goal = data.draw(st.sampled_from([-1, *goals]))
+    return use_provoking, budget, seeds, keys, goal, data.draw(st.booleans()), data.draw(st.booleans())
+
+
+def _same_buffers(outs: list[tuple[int, NDArray[np.int64], NDArray[np.int32]]]) -> None:
+    """Every search's (end state, dist, parent) is the first's."""
+    for end, dist, parent in outs[1:]:
+        assert end == outs[0][0]
+        assert np.array_equal(dist, outs[0][1])
+        assert np.array_equal(parent, outs[0][2])
+
+
 @pytest.mark.rule("MOV-32", "MOV-04", "MOV-19", "AOO-06")
 @SETTINGS
 @given(st.data())
 def test_the_fliers_bucket_search_is_its_heap_search(data: st.DataObject) -> None:
-    """``fly_bucket_search`` leaves every buffer as ``fly_heap_search`` does (stale entries, an early stop at a
-    goal), from one seed or from many keyed seeds (a double move's second search), counting provocations or
-    not, buffers holding leftovers of earlier searches; and both as the heap search that makes every state's
-    steps (leaving out those of a state another heading dominates changes nothing)."""
+    """The flier's bucket search (``bigbuckets.space_bucket_search`` with headings) leaves every buffer as
+    ``fly_heap_search`` does (stale entries, an early stop at a goal), from one seed or from many keyed seeds (a
+    double move's second search), counting provocations or not, buffers holding leftovers of earlier searches;
+    and both as the heap search that makes every state's steps (leaving out those of a state another heading
+    dominates changes nothing)."""
     grid = data.draw(rooms())
     size = data.draw(st.sampled_from(BIG))
     anchors = _fly_anchors(grid, size)
@@ -144,20 +172,15 @@ def test_the_fliers_bucket_search_is_its_heap_search(data: st.DataObject) -> Non
     rng = np.random.default_rng(data.draw(st.integers(0, 1000)))
     work.prov[...] = rng.random(work.prov.shape) < 0.2
     w = grid.width
-    use_provoking = data.draw(st.booleans())
-    budget = data.draw(st.sampled_from([5, 15, 30, 40, 60, 120]))
     n_states = 8 * HEADINGS * t.n
-    if data.draw(st.booleans()):
-        seeds = np.array([bigmodes.fly_state_of(start[1] * w + start[0], 0, data.draw(st.integers(0, 1)), 0,
-                                                bigmodes.NO_HEADING)], dtype=np.int64)  # fmt: skip
-        keys = np.zeros(1, dtype=np.int64)
-    else:
-        seeds = rng.choice(n_states, size=data.draw(st.integers(1, 40)), replace=False).astype(np.int64)
-        unit = 1 if use_provoking else 5
-        keys = rng.integers(0, 7, seeds.shape[0]).astype(np.int64) * unit
-    goal = data.draw(st.sampled_from([-1, *(a[1] * w + a[0] for a in anchors[:5])]))
-    hampered = data.draw(st.booleans())
-    no_difficult = data.draw(st.booleans())
+    seed = bigmodes.fly_state_of(start[1] * w + start[0], 0, data.draw(st.integers(0, 1)), 0, bigmodes.NO_HEADING)
+    use_provoking, budget, seeds, keys, goal, hampered, no_difficult = _search_inputs(
+        data, rng, seed, n_states, [a[1] * w + a[0] for a in anchors[:5]]
+    )
+    lw = bigbuckets.bucket_lanes(seeds, keys, budget, use_provoking)
+    assert lw > 0
+    buckets = bigbuckets.bucket_size(budget, lw, n_states)  # (the fight's searches fit the heap's buffer)
+    heap_size = max(bigmodes.fly_heap_size(t.n, t.shift_to.shape[2]), buckets)
     outs = []
     # the heap search with every state's steps made, then both searches as the fight makes them (a state
     # dominated by another heading at the same place makes none: ``bigmodes._dominated``)
@@ -165,20 +188,13 @@ def test_the_fliers_bucket_search_is_its_heap_search(data: st.DataObject) -> Non
                           (bigbuckets.space_bucket_search, True)):  # fmt: skip
         dist = rng.integers(0, 1 << 40, n_states).astype(np.int64)
         parent = rng.integers(-1, n_states, n_states).astype(np.int32)
-        lw = bigbuckets.bucket_lanes(seeds, keys, budget, use_provoking)
-        assert lw > 0
-        buckets = bigbuckets.bucket_size(budget, lw, n_states)  # (the fight's searches fit the heap's buffer)
-        heap = rng.integers(-(1 << 40), 1 << 40, max(bigmodes.fly_heap_size(t.n, t.shift_to.shape[2]), buckets))
+        heap = rng.integers(-(1 << 40), 1 << 40, heap_size)
         args = (t.step_to, t.step_k, t.step_diag, t.shift_to, t.squeeze_stop, t.sqd, seeds, keys, budget,
                 work.a_pass, work.a_stop, work.a_k, work.prov, use_provoking, no_difficult, hampered, goal, dist,
                 parent, heap)  # fmt: skip
         extra = (prune,) if search is bigmodes.fly_heap_search else (lw, HEADINGS, prune)
-        end = search(*args, *extra)
-        outs.append((end, dist, parent))
-    for other in outs[1:]:
-        assert other[0] == outs[0][0]
-        assert np.array_equal(other[1], outs[0][1])
-        assert np.array_equal(other[2], outs[0][2])
+        outs.append((search(*args, *extra), dist, parent))
+    _same_buffers(outs)
 
 
 @pytest.mark.rule("MOV-04", "MOV-19", "AOO-06")
@@ -200,19 +216,11 @@ def test_the_walkers_bucket_search_is_its_heap_search(data: st.DataObject) -> No
     rng = np.random.default_rng(data.draw(st.integers(0, 1000)))
     work.prov[...] = rng.random(work.prov.shape) < 0.2
     w = grid.width
-    use_provoking = data.draw(st.booleans())
-    budget = data.draw(st.sampled_from([5, 15, 30, 40, 60, 120]))
     n_states = 8 * t.n
-    if data.draw(st.booleans()):
-        seeds = np.array([footprints.state_of(start[1] * w + start[0], 0, data.draw(st.integers(0, 1)), 0)],
-                         dtype=np.int64)  # fmt: skip
-        keys = np.zeros(1, dtype=np.int64)
-    else:
-        seeds = rng.choice(n_states, size=data.draw(st.integers(1, 40)), replace=False).astype(np.int64)
-        keys = rng.integers(0, 7, seeds.shape[0]).astype(np.int64) * (1 if use_provoking else 5)
-    goal = data.draw(st.sampled_from([-1, *(a[1] * w + a[0] for a in anchors[:5])]))
-    hampered = data.draw(st.booleans())
-    no_difficult = data.draw(st.booleans())
+    seed = footprints.state_of(start[1] * w + start[0], 0, data.draw(st.integers(0, 1)), 0)
+    use_provoking, budget, seeds, keys, goal, hampered, no_difficult = _search_inputs(
+        data, rng, seed, n_states, [a[1] * w + a[0] for a in anchors[:5]]
+    )
     lw = bigbuckets.bucket_lanes(seeds, keys, budget, use_provoking)
     assert lw > 0
     heap_size = max(72 * t.n + 1, bigbuckets.bucket_size(budget, lw, n_states))
@@ -225,9 +233,7 @@ def test_the_walkers_bucket_search_is_its_heap_search(data: st.DataObject) -> No
                      work.a_pass, work.a_stop, work.a_k, work.prov, use_provoking, no_difficult, hampered, goal, dist,
                      parent, heap)  # fmt: skip
         outs.append((end, dist, parent))
-    assert outs[1][0] == outs[0][0]
-    assert np.array_equal(outs[1][1], outs[0][1])
-    assert np.array_equal(outs[1][2], outs[0][2])
+    _same_buffers(outs)
 
 
 @pytest.mark.rule("MOV-32", "MOV-19")
