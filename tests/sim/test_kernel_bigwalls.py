@@ -144,7 +144,7 @@ def test_where_a_big_creature_squeezes_is_the_grids() -> None:
 @pytest.mark.rule("MOV-19", "CON-14")
 def test_a_big_creature_standing_squeezed_has_the_penalties() -> None:
     """Where the behemoth's 3 x 3 space would hold the wall (in the doorway, squeezed) its AC, attack rolls and
-    Reflex saves are 2 lower (``fight._one_attack``, ``fight._save``); in the open, not."""
+    Reflex saves are 2 lower (``attacks._one_attack``, ``attacks._save``); in the open, not."""
     enc = den()
     m = compile_encounter(enc).model
     grid = enc.grid

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from sftactics.encounter.state import Encounter
-from sftactics.sim.kernel import bigtacmodes, bigtactics, flymemo, tactics
+from sftactics.sim.kernel import bigtacmodes, bigtactics, flymemo, tacturn
 from sftactics.sim.kernel import run as kernel_run
 from sftactics.sim.runner import fight_seed
 
@@ -121,7 +121,7 @@ def test_a_recall_answers_only_the_inputs_it_was_kept_for() -> None:
 def _midpoints(ready: Any, big: int) -> dict[int, int]:
     """``midpoint_big`` toward every anchor only the double move reaches, after a fresh look's ``reach_big``."""
     m, st = ready.model, ready.state
-    tactics._begin(m, st, big)
+    tacturn._begin(m, st, big)
     bigtactics.reach_big(m, st, big, 2)
     speed = int(ready.compiled.model.speed[big])
     r2c = ready.arrays["r2c"]
@@ -144,7 +144,7 @@ def test_the_double_moves_searches_are_held_for_the_midpoint() -> None:
     copied = _midpoints(ready, big)
     assert model.bw_kept[1] == -1 and model.bw_kept[2] == -1
     _forget(model)
-    tactics._begin(m, st, big)
+    tacturn._begin(m, st, big)
     bigtactics.reach_big(m, st, big, 2)
     held = {int(model.bw_kept[1]), int(model.bw_kept[2])}
     assert len(held) == 2 and min(held) >= 0

@@ -1,4 +1,4 @@
-"""The tactical policy's shortlists (``kernel.tactics._pick``): the ``limit`` smallest rows of a key table,
+"""The tactical policy's shortlists (``kernel.tacsquares._pick``): the ``limit`` smallest rows of a key table,
 compared as tuples, equal rows in the order of their indexes (``sorted`` on (row, index), as the engine's policy
 ranks its candidates), whatever the keys and ties."""
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sftactics.sim.kernel import run as _run  # noqa: F401  (imports the kernel in its own order)
-from sftactics.sim.kernel.tactics import _pick
+from sftactics.sim.kernel.tacsquares import _pick
 
 # small values, so that whole rows and leading columns tie often
 _ROWS = st.lists(st.lists(st.integers(-2, 2), min_size=3, max_size=3), min_size=0, max_size=40)

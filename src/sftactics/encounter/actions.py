@@ -1,48 +1,50 @@
 """Each command resolved into events. Handlers check everything before changing anything; a RuleViolation
-raised by a handler drops the whole transaction (the engine's caller keeps the state it had)."""
+raised by a handler drops the whole transaction (the engine's caller keeps the state it had).
+
+The pieces every handler builds on (who acts, spending the action, the weapon and target named, one attack roll,
+movement that provokes) are in :mod:`sftactics.encounter.acting`; ammunition and held weapons in
+:mod:`sftactics.encounter.gear`; the GM's commands at any time (damage, healing, conditions, joining, ending the
+combat) in :mod:`sftactics.encounter.gm_basics`. This module imports the names other modules use from them
+(``Ctx``, ``one_attack``, ``execute_move``, ``ammo_left``, ``_actor``, ``_spend``...), so they keep working from
+here, and holds the other handlers, readied actions and the table of ``HANDLERS``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
-
 from sftactics.core.breakdown import Term
 from sftactics.core.check import CheckKind, resolve
-from sftactics.core.errors import CommandError, RuleViolation, SftError
-from sftactics.core.validation import first_problem
-from sftactics.dice import parse
-from sftactics.encounter import budget, confusion, flow, footing, hands, movement, reactions, space, timing
+from sftactics.core.errors import RuleViolation, SftError
+from sftactics.encounter import flow, footing, movement, reactions, space, timing
+from sftactics.encounter.acting import Ctx as Ctx
+from sftactics.encounter.acting import _able as _able
+from sftactics.encounter.acting import _actor as _actor
+from sftactics.encounter.acting import _fight_defensively
+from sftactics.encounter.acting import _slot as _slot
+from sftactics.encounter.acting import _spend as _spend
+from sftactics.encounter.acting import _target as _target
+from sftactics.encounter.acting import _weapon as _weapon
+from sftactics.encounter.acting import execute_move as execute_move
+from sftactics.encounter.acting import one_attack as one_attack
 from sftactics.encounter.commands import (
-    AddCondition,
     Attack,
     Begin,
-    ChangeGrip,
     Charge,
     Command,
     Crawl,
-    Damage,
     Delay,
-    Draw,
-    DropItem,
     DropProne,
-    EndCombat,
     EndTurn,
     FirstAid,
     FullAttack,
     GuardedStep,
-    Heal,
-    Join,
-    Manipulate,
     MinimumMove,
     Move,
     Ready,
-    Reload,
-    RemoveCondition,
     Resume,
     Run,
-    Sheathe,
     StabilizeWithResolve,
     StandUp,
     StayInTheFight,
@@ -51,27 +53,22 @@ from sftactics.encounter.commands import (
     Withdraw,
     parse_command,
 )
-from sftactics.encounter.events import (
-    ActionSpent,
-    AttackMade,
-    CheckMade,
-    CombatantChanged,
-    CombatEnded,
-    InitiativeChanged,
-    Moved,
-    Readied,
-    TurnSkipped,
+from sftactics.encounter.events import CheckMade, CombatantChanged, InitiativeChanged, Readied, TurnSkipped
+from sftactics.encounter.gear import _check_ammo as _check_ammo
+from sftactics.encounter.gear import _check_in_hand as _check_in_hand
+from sftactics.encounter.gear import _hands_free as _hands_free
+from sftactics.encounter.gear import _use_ammo as _use_ammo
+from sftactics.encounter.gear import ammo_left as ammo_left
+from sftactics.encounter.gear import do_change_grip, do_draw, do_drop_item, do_manipulate, do_reload, do_sheathe
+from sftactics.encounter.gm_basics import (
+    do_add_condition,
+    do_damage,
+    do_end_combat,
+    do_heal,
+    do_join,
+    do_remove_condition,
 )
-from sftactics.encounter.outcomes import (
-    AttackData,
-    ConcealmentData,
-    attack_data,
-    breakdown_data,
-    check_data,
-    damage_data,
-    injury_data,
-    opposed_data,
-)
+from sftactics.encounter.outcomes import check_data, injury_data, opposed_data
 from sftactics.encounter.state import Combatant, ReadiedAction
 from sftactics.encounter.tx import Tx
 from sftactics.grid import geometry
@@ -79,330 +76,16 @@ from sftactics.grid.geometry import Footprint
 from sftactics.grid.space import reach_covers
 from sftactics.sf1e import actions_rules, injury, stats
 from sftactics.sf1e import conditions as cond
-from sftactics.sf1e.attack import Situation, resolve_attack
-from sftactics.sf1e.damage import mitigate, roll_damage
 from sftactics.sf1e.movement_rules import without_sight
-from sftactics.sf1e.statblock import ModifierSpec, Weapon
+from sftactics.sf1e.statblock import ModifierSpec
 from sftactics.sf1e.state import ConditionInstance
 
 
-class Ctx:
-    """How a handler is being run: as a normal command on the actor's turn, or as a readied action."""
-
-    def __init__(self, readied: bool = False) -> None:
-        self.readied = readied
-
-
-def _surprise(tx: Tx) -> bool:
-    return tx.state.timeline.phase == "surprise"
-
-
-#: why a combatant that is down cannot act, most final first
-_DOWN = (("dead", "CON-10"), ("dying", "CON-12"), ("stable", "CON-32"), ("unconscious", "CON-35"))
-
-
-def _actor(tx: Tx, cid: str, ctx: Ctx) -> Combatant:
-    if ctx.readied:
-        return tx.state.get(cid)
-    return _able(tx.state.require_turn(cid))
-
-
-def _able(c: Combatant) -> Combatant:
-    """``c``, if it can act at all: a dead, dying, stable or unconscious creature takes no actions (its turn
-    is for stabilizing or staying in the fight only)."""
-    for name, rule in _DOWN:
-        if c.creature.has(name):
-            raise RuleViolation(rule, f"{c.id} is {name} and cannot act")
-    return c
-
-
-def _slot(tx: Tx, c: Combatant, kind: budget.Kind, action: str, ctx: Ctx) -> str:
-    """The slot the action will use (checked before anything else about the action)."""
-    if ctx.readied:
-        return "none"
-    return budget.take(c, kind, surprise=_surprise(tx), what=action)
-
-
-def _spend(tx: Tx, c: Combatant, kind: budget.Kind, action: str, rule: str, ctx: Ctx, slot: str | None = None) -> None:
-    slot = slot or _slot(tx, c, kind, action, ctx)
-    if slot == "none":
-        tx.emit(ActionSpent(id=c.id, slot="none", action=f"{action} (readied)", rule="ACT-73"))
-        return
-    tx.emit(ActionSpent(id=c.id, slot=slot, action=action, rule=rule))
-
-
-def _weapon(c: Combatant, name: str | None) -> Weapon:
-    stat = c.creature.stat
-    if not stat.weapons:
-        raise SftError(f"{c.id} has no weapons")
-    return stat.weapons[0] if name is None else stat.weapon(name)
-
-
-def _target(tx: Tx, attacker: Combatant, tid: str) -> Combatant:
-    t = tx.state.get(tid)
-    if t.id == attacker.id:
-        raise RuleViolation("ATK-09", f"{attacker.id} cannot attack itself")
-    if t.creature.has("dead"):
-        raise RuleViolation("CON-10", f"{t.id} is already dead")
-    return t
-
-
-def _fight_defensively(tx: Tx, c: Combatant, rule: str) -> None:
-    """-4 to attacks this round, +2 AC until the start of the next turn (ACT-18, ACT-52)."""
-    if tx.state.has_flag(c.id, "fight_defensively"):
-        return
-    if tx.state.has_flag(c.id, "total_defense"):
-        raise RuleViolation("ACT-20", "total defense does not combine with other actions that raise AC")
-    tx.start_effect(
-        c.id,
-        "fighting defensively",
-        expires=timing.until_start_of_next_turn(tx.state, c.id),
-        modifiers=(
-            ModifierSpec(selector="attack", value=-4, label="fighting defensively", rule=rule),
-            ModifierSpec(selector="ac", value=2, label="fighting defensively", rule=rule),
-        ),
-        flags=("fight_defensively",),
-        rule=rule,
-    )
-
-
-def one_attack(
-    tx: Tx,
-    attacker_id: str,
-    target_id: str,
-    weapon: Weapon,
-    extra: list[Term],
-    *,
-    nonlethal: bool = False,
-    reaction: bool = False,
-    square: tuple[int, int] | None = None,
-    arc_to: str | None = None,
-    throw: bool = False,
-    ac_extra: tuple[Term, ...] = (),
-) -> None:
-    """One attack roll with everything the positions give (reach, range, cover, flanking, concealment) and
-        what each side perceives of the other (SEN-04..10, MOD-20). A critical hit with an Arc weapon leaps to the
-        creature ``arcs.secondary`` finds (``arc_to``: the attacker's choice among equally near ones, ATK-15). A
-    weapon with the thrown property is thrown (``throw``, or a target beyond its reach: ``thrown.throwing``) and
-    then lies where it lands; otherwise a melee weapon strikes in melee."""
-    from sftactics.encounter import arcs, gm_setup, perception, thrown
-    from sftactics.encounter.tactics import one_shot_terms
-
-    s = tx.state
-    attacker, target = s.get(attacker_id), s.get(target_id)
-    throws = thrown.throwing(attacker, target, weapon, throw)
-    weapon = thrown.as_used(weapon, throws)
-    leaves = throws and thrown.tracked(weapon)
-    geo = space.attack_geometry(s, attacker, target, weapon)
-    seen = perception.attack_terms(s, attacker, target, melee=weapon.is_melee, square=square)
-    if seen.automatic_miss:
-        auto = AttackData(
-            attacker=attacker_id,
-            target=target_id,
-            weapon=weapon.name,
-            outcome="miss",
-            automatic=f"automatic miss ({seen.rule})",
-            cover=geo.cover,
-            flanking=geo.flanking,
-        )
-        tx.emit(AttackMade(attacker=attacker_id, target=target_id, weapon=weapon.name, hit=False, critical=False,
-                           damage=None, result=auto, notes=(*geo.notes, *seen.lines), reaction=reaction))  # fmt: skip
-        if leaves:
-            thrown.land(tx, attacker_id, target_id, weapon, False)
-        perception.after_attack(tx, attacker, target, melee=weapon.is_melee)
-        return
-    shot_attack, shot_ac, consumed = one_shot_terms(s, attacker, target)
-    miss, why = geo.miss_chance, geo.miss_reason
-    if seen.miss_chance > miss:
-        miss, why = seen.miss_chance, f"the attacker does not see the target, {seen.rule}"
-    arc = arcs.secondary(s, attacker_id, target_id, arc_to) if arcs.leaps(weapon) else None
-    situation = Situation(
-        attack_terms=(*geo.attack_terms, *extra, *shot_attack),
-        ac_terms=(*geo.ac_terms, *shot_ac, *seen.ac_terms, *ac_extra),
-        tags=frozenset({f"target:{target_id}"}),  # a side's bonus against one foe (get 'em, sf1e.class_abilities)
-        nonlethal=nonlethal,
-        zero_gravity=gm_setup.zero_gravity(s, target_id),  # the target's surroundings (a knockdown)
-        miss_chance=miss,
-        miss_reason=why,
-        ctx=injury.InjuryContext(round=s.timeline.round, own_turn=s.timeline.turn == target_id),
-        secondary=arc.creature if arc is not None else None,
-        secondary_ctx=injury.InjuryContext(
-            round=s.timeline.round, own_turn=arc is not None and s.timeline.turn == arc.id
-        ),
-    )
-    mark = len(tx.dice.history)
-    result = resolve_attack(attacker.creature, target.creature, weapon, tx.dice, situation, s.options)
-    rolled = tx.dice.history[mark:]
-    d100 = next((d for d in rolled if d.sides == 100 and "miss chance" in d.purpose), None)
-    concealment = None
-    if d100 is not None:
-        concealment = ConcealmentData(chance=miss, reason=why, roll=d100.result, missed=d100.result <= miss)
-    data = attack_data(result, target.creature, dice=rolled, concealment=concealment, cover=geo.cover,
-                       flanking=geo.flanking, range_ft=geo.range_ft, range_increment=geo.range_increment,
-                       options=s.options)  # fmt: skip
-    tx.emit(
-        AttackMade(
-            attacker=attacker_id,
-            target=target_id,
-            weapon=weapon.name,
-            hit=result.hit,
-            critical=result.critical,
-            damage=None if result.damage is None else result.damage.amount,
-            result=data,
-            notes=geo.notes,
-            reaction=reaction,
-        )
-    )
-    tx.creature(target_id, result.defender)
-    if arc is not None and result.secondary_injury is not None and result.secondary is not None:
-        tx.creature(arc.id, result.secondary)
-    if leaves:
-        thrown.land(tx, attacker_id, target_id, weapon, result.hit)
-    for eid in consumed:
-        tx.end_effect(eid, "used by this attack")
-    perception.after_attack(tx, attacker, target, melee=weapon.is_melee)
-    confusion.note_attacked(tx, attacker_id, target_id)
-    if not reaction:
-        tx.emit(CombatantChanged(id=attacker_id, changes={"attacks_this_turn": attacker.attacks_this_turn + 1}))
-
-
-def execute_move(tx: Tx, cid: str, plan: movement.MovePlan, kind: str) -> bool:
-    """Move along ``plan``, stopping for attacks of opportunity where the mover leaves a threatened square
-    (AOO-06, AOO-08): the attack comes first; a mover that drops stays where it was. A blinded mover going
-    faster than half speed first attempts its Acrobatics check (CON-03). False when it did not get to the end."""
-    if not footing.blind_move_allowed(tx, cid, plan.cost_ft):
-        return False
-    pos = plan.positions
-    if len(set(pos)) > 1:
-        from sftactics.encounter.tactics import release_held
-
-        release_held(tx, cid, f"{cid} moved away (MAN-07)")
-    done = 0
-    pending = list(plan.provocations)
-    for step, enemy in pending:
-        if step > done:
-            _segment(tx, cid, plan, done, step, kind)
-            done = step
-        reactions.attack_of_opportunity(tx, enemy, cid, f"leaves a threatened square ({pos[step][0]},{pos[step][1]})")
-        if tx.state.get(cid).out_of_fight or tx.state.result is not None:
-            tx.note(f"{cid}'s movement ends at {pos[done][0]},{pos[done][1]}", "AOO-08")
-            return False
-    if done < len(pos) - 1:
-        _segment(tx, cid, plan, done, len(pos) - 1, kind)
-    return True
-
-
-def _segment(tx: Tx, cid: str, plan: movement.MovePlan, a: int, b: int, kind: str) -> None:
-    from sftactics.encounter.outcomes import MoveStepData
-
-    path = plan.positions[a : b + 1]
-    cost = sum(plan.costs[a:b])
-    diagonals = sum(1 for d in plan.diagonal[a:b] if d)
-    steps = tuple(
-        MoveStepData(to=plan.positions[i + 1], cost_ft=plan.costs[i], diagonal=plan.diagonal[i],
-                     provokes=tuple(e for s, e in plan.provocations if s == i))
-        for i in range(a, b)
-    )  # fmt: skip
-    provokes = tuple(e for s, e in plan.provocations if s == b)
-    tx.emit(Moved(id=cid, path=path, cost_ft=cost, diagonals=diagonals, kind=kind, verb=plan.what, steps=steps,
-                  provokes=provokes, part=0 if a == 0 else 1, budget_ft=plan.budget_ft))  # fmt: skip
-    footing.refresh_squeezing(tx, (cid,))
-
-
-# ---------------------------------------------------------------- ammunition and held weapons
-def ammo_left(c: Combatant, weapon: Weapon) -> int | None:
-    """Shots left (grenades: how many are carried); None for weapons without ammunition."""
-    cap = weapon.capacity if weapon.capacity is not None else (1 if weapon.is_grenade else None)
-    if cap is None:
-        return None
-    return c.ammo.get(weapon.name, cap)
-
-
-def _use_ammo(tx: Tx, c: Combatant, weapon: Weapon, shots: int = 1) -> None:
-    left = ammo_left(tx.state.get(c.id), weapon)
-    if left is None:
-        return
-    need = weapon.usage * shots if not weapon.is_grenade else shots
-    if left < need:
-        what = "no grenades of that kind left" if weapon.is_grenade else f"{left} shots left, {need} needed: reload"
-        raise RuleViolation("ACT-36", f"{c.id}'s {weapon.name}: {what}")
-    tx.emit(CombatantChanged(id=c.id, changes={"ammo": {**tx.state.get(c.id).ammo, weapon.name: left - need}}))
-
-
-def _check_ammo(c: Combatant, weapon: Weapon, shots: int = 1) -> None:
-    left = ammo_left(c, weapon)
-    need = (weapon.usage if not weapon.is_grenade else 1) * shots
-    if left is not None and left < need:
-        if weapon.is_grenade:
-            raise RuleViolation("ACT-36", f"{c.id} has no {weapon.name} left to throw: every one carried is thrown")
-        raise RuleViolation("ACT-36", f"{c.id}'s {weapon.name} has {left} shots left ({need} needed): reload")
-
-
-def _check_in_hand(c: Combatant, weapon: Weapon) -> None:
-    hands.check_wielded(c, weapon)
-
-
-def _hands_free(c: Combatant, weapon: Weapon) -> None:
-    from sftactics.sf1e.general import hands_needed
-
-    if hands.hands_used(c) + hands_needed(weapon) > hands.HANDS:
-        raise RuleViolation("GEN-10", f"{c.id}'s hands are full ({hands.held_text(c)})")
-
-
-def do_reload(tx: Tx, cmd: Reload, ctx: Ctx) -> None:
-    c = _actor(tx, cmd.actor, ctx)
-    weapon = _weapon(c, cmd.weapon)
-    if weapon.capacity is None or weapon.is_grenade:
-        raise RuleViolation("ACT-36", f"{weapon.name} does not use ammunition")
-    if ammo_left(c, weapon) == weapon.capacity:
-        raise RuleViolation("ACT-36", f"{weapon.name} is already fully loaded")
-    _spend(tx, c, "move", f"reload {weapon.name}", "ACT-36", ctx)
-    tx.emit(CombatantChanged(id=c.id, changes={"ammo": {**c.ammo, weapon.name: weapon.capacity}}))
-    tx.note(f"{c.id} reloads {weapon.name} ({weapon.capacity} shots)", "ACT-36")
-
-
-def do_draw(tx: Tx, cmd: Draw, ctx: Ctx) -> None:
-    c = _actor(tx, cmd.actor, ctx)
-    weapon = _weapon(c, cmd.weapon)
-    held = c.in_hand or ()
-    if c.in_hand is not None and weapon.name in held:
-        raise RuleViolation("ACT-32", f"{c.id} already holds {weapon.name}")
-    if c.in_hand is not None:
-        _hands_free(c, weapon)
-    _spend(tx, c, "move", f"draw {weapon.name}", "ACT-32", ctx)
-    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": (*held, weapon.name)}))
-
-
-def do_sheathe(tx: Tx, cmd: Sheathe, ctx: Ctx) -> None:
-    c = _actor(tx, cmd.actor, ctx)
-    weapon = _weapon(c, cmd.weapon)
-    if c.in_hand is not None and weapon.name not in c.in_hand:
-        raise RuleViolation("ACT-32", f"{c.id} is not holding {weapon.name}")
-    _spend(tx, c, "move", f"sheathe {weapon.name}", "ACT-32", ctx)
-    held = tuple(n for n in (c.in_hand or ()) if n != weapon.name)
-    grips = tuple(n for n in c.one_hand_grip if n != weapon.name)
-    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": held, "one_hand_grip": grips}))
-
-
-def do_drop_item(tx: Tx, cmd: DropItem, ctx: Ctx) -> None:
-    c = _actor(tx, cmd.actor, ctx)
-    weapon = _weapon(c, cmd.weapon)
-    if c.in_hand is not None and weapon.name not in c.in_hand:
-        raise RuleViolation("ACT-72", f"{c.id} is not holding {weapon.name}")
-    held = tuple(n for n in (c.in_hand or ()) if n != weapon.name)
-    tx.emit(ActionSpent(id=c.id, slot="none", action=f"drop {weapon.name}", rule="ACT-72"))
-    grips = tuple(n for n in c.one_hand_grip if n != weapon.name)
-    tx.emit(CombatantChanged(id=c.id, changes={"in_hand": held, "one_hand_grip": grips}))
-
-
-def do_change_grip(tx: Tx, cmd: ChangeGrip, ctx: Ctx) -> None:
-    c = _actor(tx, cmd.actor, ctx)
-    weapon = _weapon(c, cmd.weapon)
-    grips, line = hands.change_grip(c, weapon)
-    _spend(tx, c, "swift", f"change grip on {weapon.name}", "ACT-40", ctx)
-    if grips != c.one_hand_grip:
-        tx.emit(CombatantChanged(id=c.id, changes={"one_hand_grip": grips}))
-    tx.note(line, "ACT-40")
+# ---------------------------------------------------------------- handlers
+def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
+    if tx.state.timeline.phase != "setup":
+        raise RuleViolation("CF-01", "the combat has already begun")
+    flow.begin(tx, roll_awareness=cmd.roll_awareness)
 
 
 def do_search(tx: Tx, cmd: Any, ctx: Ctx) -> None:
@@ -417,18 +100,6 @@ def do_search(tx: Tx, cmd: Any, ctx: Ctx) -> None:
     if not checks:
         tx.emit(CheckMade(id=c.id, what="Perception (SEN-05)", success=False,
                           notes=(f"{c.id} looks around: no one new to find",)))  # fmt: skip
-
-
-def do_manipulate(tx: Tx, cmd: Manipulate, ctx: Ctx) -> None:
-    c = _actor(tx, cmd.actor, ctx)
-    _spend(tx, c, "move", f"manipulate an item: {cmd.what}", "ACT-34", ctx)
-
-
-# ---------------------------------------------------------------- handlers
-def do_begin(tx: Tx, cmd: Begin, ctx: Ctx) -> None:
-    if tx.state.timeline.phase != "setup":
-        raise RuleViolation("CF-01", "the combat has already begun")
-    flow.begin(tx, roll_awareness=cmd.roll_awareness)
 
 
 def do_attack(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
@@ -827,114 +498,6 @@ def do_first_aid(tx: Tx, cmd: FirstAid, ctx: Ctx) -> None:
                 conditions=tuple(i for i in t.creature.state.conditions if i.name != "bleeding")
             )
             tx.creature(t.id, new, [f"{c.id} stops {t.id}'s bleeding (CON-02)"])
-
-
-# ---------------------------------------------------------------- GM commands
-def do_damage(tx: Tx, cmd: Damage, ctx: Ctx) -> None:
-    if cmd.target in tx.state.vehicles:  # the GM damages a vehicle (hardness, broken, wrecked: VEH-32)
-        from sftactics.encounter.driving import gm_damage_vehicle
-
-        return gm_damage_vehicle(tx, cmd)
-    t = tx.state.get(cmd.target)
-    if (cmd.amount is None) == (cmd.roll is None):
-        raise SftError("damage needs exactly one of 'amount' or 'roll'")
-    mark = len(tx.dice.history)
-    if cmd.roll is not None:
-        from sftactics.core.breakdown import explain
-
-        droll = roll_damage(parse(cmd.roll), explain("", []), tx.dice, nonlethal=cmd.nonlethal, purpose="GM damage")
-    else:
-        from sftactics.core.breakdown import explain
-
-        assert cmd.amount is not None
-        droll = roll_damage(parse(str(max(cmd.amount, 0))).typed(frozenset({"untyped"})), explain("", []), tx.dice,
-                            nonlethal=cmd.nonlethal, purpose="GM damage")  # fmt: skip
-    outcome = mitigate(droll, t.creature, options=tx.state.options)
-    own = tx.state.timeline.turn == t.id
-    ictx = injury.InjuryContext(round=tx.state.timeline.round, own_turn=own)
-    res = injury.apply_damage(
-        t.creature, outcome.amount, nonlethal=outcome.nonlethal, ctx=ictx, options=tx.state.options
-    )
-    data = damage_data(droll, outcome, res, t.creature, dice=tx.dice.history[mark:], kind="gm", source="GM",
-                       options=tx.state.options)  # fmt: skip
-    tx.creature(t.id, res.creature, damage=data)
-
-
-def do_heal(tx: Tx, cmd: Heal, ctx: Ctx) -> None:
-    t = tx.state.get(cmd.target)
-    res = injury.heal(t.creature, hp=cmd.hp, sp=cmd.sp)
-    tx.creature(t.id, res.creature, injury=injury_data(res))
-
-
-def do_add_condition(tx: Tx, cmd: AddCondition, ctx: Ctx) -> None:
-    t = tx.state.get(cmd.target)
-    inst = ConditionInstance(name=cond.get(cmd.condition).name, value=cmd.value, rounds=cmd.rounds, source="GM")
-    tx.creature(t.id, cond.add_condition(t.creature, inst), [f"GM: {t.id} gains {inst.name}"])
-
-
-def do_remove_condition(tx: Tx, cmd: RemoveCondition, ctx: Ctx) -> None:
-    t = tx.state.get(cmd.target)
-    name = cond.get(cmd.condition).name
-    if not t.creature.has(name):
-        raise SftError(f"{t.id} does not have {name}")
-    tx.creature(t.id, cond.remove_condition(t.creature, name), [f"GM: {t.id} loses {name}"])
-
-
-def do_join(tx: Tx, cmd: Join, ctx: Ctx) -> None:
-    """CF-06: a late entrant rolls initiative when it enters and is inserted into the order."""
-    from sftactics.content import find_statblock
-    from sftactics.encounter.events import CombatantJoined, InitiativeRolled, OrderSet
-    from sftactics.encounter.state import Combatant
-    from sftactics.sf1e.statblock import StatBlock
-    from sftactics.sf1e.state import Creature
-
-    if cmd.id in tx.state.combatants:
-        raise SftError(f"there is already a combatant named {cmd.id!r}")
-    if isinstance(cmd.statblock, str):
-        stat = find_statblock(cmd.statblock)
-        if stat is None:
-            raise SftError(f"no bundled creature named {cmd.statblock!r}")
-    else:
-        try:
-            stat = StatBlock.model_validate(cmd.statblock)
-        except ValidationError as e:
-            raise CommandError(*first_problem(e, "statblock")) from None
-    newcomer = Combatant(id=cmd.id, side=cmd.side, creature=Creature.fresh(stat, cmd.id), position=cmd.at)
-    if cmd.at is not None:
-        problem = space.placement_problem(tx.state, newcomer, cmd.at)
-        if problem is not None:
-            raise RuleViolation(*problem)
-    tx.emit(CombatantJoined(combatant=newcomer))
-    if tx.state.timeline.phase == "setup":
-        return
-    c = tx.state.get(cmd.id)
-    mod = stats.initiative(c.creature, tx.state.options)
-    if cmd.initiative is None:
-        r = tx.dice.d20(f"{cmd.id} initiative")
-        total = r + mod.total
-    else:
-        r, total = cmd.initiative - mod.total, cmd.initiative
-    tx.emit(InitiativeRolled(id=cmd.id, roll=r, modifier=mod.total, total=total, explain=mod.describe(),
-                             bonus=breakdown_data(mod)))  # fmt: skip
-    order = list(tx.state.timeline.order)
-    at = len(order)
-    for i, other in enumerate(order):
-        o = tx.state.get(other)
-        if (total, mod.total) > (o.initiative or 0, o.init_mod):
-            at = i
-            break
-    order.insert(at, cmd.id)
-    # it acts this round only if its place comes after the turn in progress; otherwise from the next round
-    passed = at <= max((order.index(x) for x in tx.state.timeline.done if x in order), default=-1)
-    tx.emit(OrderSet(order=tuple(order), reason=f"{cmd.id} joins (CF-06)", mark_done=(cmd.id,) if passed else ()))
-
-
-def do_end_combat(tx: Tx, cmd: EndCombat, ctx: Ctx) -> None:
-    if tx.state.result is not None:
-        raise RuleViolation("CF-02", "the combat is already over")
-    sides = flow.able_sides(tx.state)
-    winner = sides[0] if len(sides) == 1 else None
-    tx.emit(CombatEnded(winner=winner, reason=cmd.reason + " (CF-02)", round=tx.state.timeline.round))
 
 
 # ---------------------------------------------------------------- readied actions

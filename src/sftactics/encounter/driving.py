@@ -14,39 +14,47 @@ happened as events (``VehicleMoved``, ``VehicleChanged``, ``CheckMade``, ``Attac
   its destination on its count (VEH-27).
 * Attacks against a vehicle (an ``attack`` whose target is a vehicle) hit its EAC or KAC; hardness comes off the
   damage; broken and wrecked follow (VEH-32).
+
+The rules live in smaller modules, re-exported here:
+
+* ``encounter/vehicle_attacks.py`` - attacks against a vehicle, the GM's damage, attacks of opportunity against a
+  moving vehicle, mounted weapons (VEH-10, VEH-15, VEH-29, VEH-32, AOO-13);
+* ``encounter/vehicle_movement.py`` - moving a vehicle along a path with its riders, stopping for attacks of
+  opportunity, crashes (VEH-15, VEH-25);
+* ``encounter/vehicle_boarding.py`` - boarding and leaving a vehicle (VEH-14);
+* ``encounter/vehicle_upkeep.py`` - lost pilots, unpiloted vehicles, the new round (VEH-06, VEH-23..28).
+
+This module keeps the pilot commands (drive, race, ram, run over and the other pilot actions) and the check that
+refuses walking away while riding.
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-from sftactics.core.breakdown import Term
-from sftactics.core.check import CheckKind, CheckResult, resolve
-from sftactics.core.errors import RuleViolation, SftError
-from sftactics.encounter import reactions, space
-from sftactics.encounter import threat as threat_
+from sftactics.core.check import CheckResult
+from sftactics.core.errors import RuleViolation
+from sftactics.encounter import space
 from sftactics.encounter import vehicles as V
-from sftactics.encounter.actions import Ctx, _actor, _check_ammo, _check_in_hand, _slot, _spend, _use_ammo, _weapon
-from sftactics.encounter.commands import Attack
-from sftactics.encounter.events import ActionSpent, AttackMade, CheckMade, Moved, Note
+from sftactics.encounter.actions import Ctx, _actor, _slot, _spend
+from sftactics.encounter.events import CheckMade
 from sftactics.encounter.outcomes import check_data
 from sftactics.encounter.state import Combatant, FightVehicle
 from sftactics.encounter.tx import Tx
-from sftactics.encounter.vehicle_commands import Board, Disembark, Drive, FireVehicleWeapon, Pilot, Race, Ram, RunOver
-from sftactics.encounter.vehicles import VehicleChanged, VehicleMoved
-from sftactics.grid import geometry
+from sftactics.encounter.vehicle_attacks import _emit_state, _wrecked, do_attack_vehicle, strike_vehicle, vehicle_aoo
+from sftactics.encounter.vehicle_attacks import do_fire_vehicle_weapon as do_fire_vehicle_weapon
+from sftactics.encounter.vehicle_attacks import gm_damage_vehicle as gm_damage_vehicle
+from sftactics.encounter.vehicle_boarding import do_board as do_board
+from sftactics.encounter.vehicle_boarding import do_disembark as do_disembark
+from sftactics.encounter.vehicle_commands import Drive, Pilot, Race, Ram, RunOver
+from sftactics.encounter.vehicle_movement import _cost, _emit_path, _keep_hp, _threats, _traverse, crash_into
+from sftactics.encounter.vehicle_upkeep import _mark_round, before_turn, new_round, round_over, settle, unpiloted_move
 from sftactics.grid.geometry import Footprint
-from sftactics.grid.movement import Mover, find_path
-from sftactics.grid.space import Size, reach_covers, size_order
-from sftactics.sf1e import damage as dmg
-from sftactics.sf1e import stats
-from sftactics.sf1e.statblock import Weapon
+from sftactics.grid.space import Size, size_order
 from sftactics.sf1e.state import Creature
 from sftactics.sf1e.vehicles import piloting as P
-from sftactics.sf1e.vehicles.checks import roll_collision, strike
 from sftactics.sf1e.vehicles.heading import drive_path, first_obstruction, straight_line, swept
-from sftactics.sf1e.vehicles.state import Vehicle, armor_class, damage_vehicle, drive_speed, full_speed
+from sftactics.sf1e.vehicles.state import Vehicle, drive_speed, full_speed
 
 Square = tuple[int, int]
 _FOOT_MOVES = frozenset({"move", "guarded_step", "crawl", "withdraw", "run", "charge", "minimum_move"})
@@ -89,102 +97,6 @@ def _pilot_check(fv: FightVehicle, c: Combatant, action: str) -> None:
         raise RuleViolation("VEH-18", f"{st.pilot} pilots {fv.id}, not {c.id}: {c.id} cannot {action}")
 
 
-def _rider_positions(tx: Tx, fv: FightVehicle, to: Square) -> dict[str, Square]:
-    pos = fv.vehicle.state.position
-    if pos is None:
-        return {}
-    dx, dy = to[0] - pos[0], to[1] - pos[1]
-    out: dict[str, Square] = {}
-    for r in fv.riders:
-        rp = tx.state.combatants[r].position if r in tx.state.combatants else None
-        if rp is not None:
-            out[r] = (rp[0] + dx, rp[1] + dy)
-    return out
-
-
-def _emit_state(tx: Tx, vid: str, new: Vehicle, lines: tuple[str, ...] | list[str] = ()) -> None:
-    tx.emit(VehicleChanged(id=vid, state=new.state, notes=tuple(lines)))
-
-
-def _emit_path(tx: Tx, vid: str, path: list[Footprint], cost: int, new: Vehicle, verb: str, rule: str) -> None:
-    """Move the vehicle (and its riders) along ``path`` (start first) and give it the state ``new`` there."""
-    fv = tx.state.vehicles[vid]
-    end = path[-1].anchor
-    riders = _rider_positions(tx, fv, end)
-    state = new.state.model_copy(update={"position": end})
-    tx.emit(VehicleMoved(id=vid, path=tuple(f.anchor for f in path), cost_ft=cost, state=state, riders=riders,
-                         verb=verb, rule=rule))  # fmt: skip
-
-
-def _cost(path: list[Footprint]) -> int:
-    diag = 0
-    total = 0
-    for a, b in itertools.pairwise(path):
-        if a.x != b.x and a.y != b.y:
-            diag += 1
-            total += 10 if diag % 2 == 0 else 5
-        else:
-            total += 5
-    return total
-
-
-def _threats(tx: Tx, fv: FightVehicle) -> dict[str, frozenset[Square]]:
-    """The enemies that could take an attack of opportunity against the vehicle, with their threatened squares
-    (AOO-13: judged as against its pilot, or any rider)."""
-    s = tx.state
-    proxy = V.pilot_of(s, fv) or next((s.combatants[r] for r in fv.riders if r in s.combatants), None)
-    if proxy is None:
-        return {}
-    return {k: v for k, v in reactions.threats_against(s, proxy).items() if k not in fv.riders}
-
-
-def _provocations(path: list[Footprint], zones: dict[str, frozenset[Square]]) -> list[tuple[int, str]]:
-    """(step, enemy): the first step at which the vehicle leaves a square ``enemy`` threatens (AOO-06)."""
-    out: list[tuple[int, str]] = []
-    for enemy, zone in zones.items():
-        for i in range(len(path) - 1):
-            if any(sq in zone for sq in path[i].squares) and path[i + 1] != path[i]:
-                out.append((i, enemy))
-                break
-    return sorted(out)
-
-
-def _traverse(
-    tx: Tx,
-    fv: FightVehicle,
-    path: list[Footprint],
-    new: Vehicle,
-    verb: str,
-    rule: str,
-    *,
-    racing: bool,
-    provocations: list[tuple[int, str]] | None = None,
-) -> bool:
-    """Move the vehicle along ``path``, stopping for the attacks of opportunity it provokes (they hit the
-    vehicle; +2 AC while racing, VEH-10). False if it was wrecked on the way (it stays where it was hit).
-    ``provocations``: (step, enemy) as the path finder found them (default: worked out here)."""
-    done = 0
-    pending = provocations if provocations is not None else _provocations(path, _threats(tx, fv))
-    for i, enemy in sorted(pending):
-        if i > done:
-            seg = path[done : i + 1]
-            _emit_path(tx, fv.id, seg, _cost(seg), _keep_hp(tx, fv.id, new), verb if done == 0 else "goes on", rule)
-            done = i
-        vehicle_aoo(tx, enemy, fv.id, racing=racing)
-        if tx.state.vehicles[fv.id].vehicle.wrecked:
-            tx.note(f"{fv.id} is wrecked and stops at {path[done].x},{path[done].y}", "VEH-32")
-            return False
-    if done < len(path) - 1 or len(path) == 1:
-        seg = path[done:]
-        _emit_path(tx, fv.id, seg, _cost(seg), _keep_hp(tx, fv.id, new), verb if done == 0 else "goes on", rule)
-    return True
-
-
-def _keep_hp(tx: Tx, vid: str, new: Vehicle) -> Vehicle:
-    """``new`` with the Hit Points the vehicle has now (attacks on the way may have changed them)."""
-    return new.with_state(hp=tx.state.vehicles[vid].vehicle.state.hp)
-
-
 def _checks(tx: Tx, who: str, what: str, checks: tuple[CheckResult, ...], lines: tuple[str, ...] = ()) -> None:
     for ch in checks:
         tx.emit(CheckMade(id=who, what=what, success=ch.success, check=check_data(ch)))
@@ -194,151 +106,6 @@ def _checks(tx: Tx, who: str, what: str, checks: tuple[CheckResult, ...], lines:
 
 def _with_initiative(tx: Tx, c: Combatant, v: Vehicle) -> Vehicle:
     return v.with_state(initiative=c.initiative)
-
-
-# ---------------------------------------------------------------- attacks against a vehicle
-
-
-def _vehicle_geometry(tx: Tx, attacker: Combatant, fv: FightVehicle, weapon: Weapon) -> tuple[list[Term], str]:
-    """Reach or range from ``attacker`` to the vehicle's space (ATK-09..11); the attack terms and a note."""
-    fa, fb = space.footprint(attacker), V.footprint(fv)
-    terms = list(V.rider_attack_terms(tx.state, attacker))
-    if fa is None or fb is None:
-        return terms, ""
-    dist = geometry.footprint_distance_ft(fa, fb)
-    if weapon.is_melee:
-        reach = space.weapon_reach(attacker, weapon)
-        if not any(reach_covers(fa, sq, reach) for sq in fb.squares):
-            raise RuleViolation("ATK-09", f"{fv.id} is {dist} ft away, out of {attacker.id}'s {reach}-ft reach")
-        return terms, ""
-    rc = space.range_check(fa, fb, weapon)
-    if not rc.in_range:
-        raise RuleViolation("ATK-11", f"{fv.id} is {dist} ft away, beyond {weapon.name}'s {rc.max_range_ft}-ft range")
-    return terms + list(rc.terms), f"range {dist} ft" if rc.terms else ""
-
-
-def strike_vehicle(
-    tx: Tx,
-    attacker_id: str,
-    vid: str,
-    weapon: Weapon,
-    *,
-    reaction: bool = False,
-    ac_extra: tuple[Term, ...] = (),
-) -> None:
-    """One attack on a vehicle: the attacker's attack bonus (with range and its own vehicle's penalty) against
-    the vehicle's EAC or KAC by damage type (ATK-08, VEH-02, broken -2, VEH-32); a natural 20 that hits is a
-    critical hit (damage rolled twice, ATK-14); hardness comes off the damage (option ``hardness_vs_attacks``)."""
-    s = tx.state
-    attacker, fv = s.get(attacker_id), V.get(s, vid)
-    terms, note = _vehicle_geometry(tx, attacker, fv, weapon)
-    opts = s.vehicle_options
-    kind, why = dmg.weapon_targets_ac(weapon.damage_types, explicit=weapon.targets)
-    ac = armor_class(fv.vehicle, "eac" if kind == "eac" else "kac", ac_extra, options=opts)
-    bonus = stats.attack_bonus(attacker.creature, weapon, extra=terms, options=s.options)
-    check = resolve(CheckKind.ATTACK, bonus, ac.total, tx.dice, purpose=f"{attacker_id} attacks {vid}")
-    crit = check.success and check.natural == 20 and check.total >= ac.total
-    parts = " ".join(t.describe() for t in bonus.applied)
-    lines = [f"{attacker_id} attacks {vid} with {weapon.name}: d20 {check.natural} ({parts}) = {check.total} vs "
-             f"{kind.upper()} {ac.total} ({ac.describe()}; {why}): {'hit' if check.success else 'miss'} "
-             "[ATK-01] [VEH-02]"]  # fmt: skip
-    if note:
-        lines.insert(0, note)
-    if not check.success:
-        tx.emit(AttackMade(attacker=attacker_id, target=vid, weapon=weapon.name, hit=False, critical=False,
-                           damage=None, notes=tuple(lines), reaction=reaction))  # fmt: skip
-        return
-    roll = dmg.roll_damage(weapon.damage_expr, stats.damage_bonus(attacker.creature, weapon, options=s.options),
-                           tx.dice, critical=crit, purpose=f"{attacker_id} damage ({weapon.name})",
-                           options=s.options)  # fmt: skip
-    lines.append(("critical hit: " if crit else "") + f"damage {' + '.join(roll.rolls)} = {roll.total} "
-                 + ("[ATK-14]" if crit else "[DMG-01]"))  # fmt: skip
-    hurt = damage_vehicle(fv.vehicle, roll.total, source=f"{attacker_id}'s {weapon.name}", options=opts)
-    tx.emit(AttackMade(attacker=attacker_id, target=vid, weapon=weapon.name, hit=True, critical=crit,
-                       damage=hurt.dealt, notes=tuple(lines), reaction=reaction))  # fmt: skip
-    _emit_state(tx, vid, hurt.vehicle, hurt.lines)
-    if hurt.wrecked:
-        _wrecked(tx, vid)
-
-
-def _wrecked(tx: Tx, vid: str) -> None:
-    """VEH-32: a wrecked vehicle stops and nobody controls it any more."""
-    v = tx.state.vehicles[vid].vehicle
-    if v.state.control != "uncontrolled":
-        _emit_state(tx, vid, v.with_state(control="uncontrolled", pilot=None, moving=False),
-                    [f"{vid} is wrecked: it stops and can no longer be piloted [VEH-32]"])  # fmt: skip
-
-
-def gm_damage_vehicle(tx: Tx, cmd: Any) -> None:
-    """The GM's ``damage`` command aimed at a vehicle: an amount or a roll; hardness comes off (VEH-32)."""
-    fv = V.get(tx.state, cmd.target)
-    if (cmd.amount is None) == (cmd.roll is None):
-        raise SftError("damage needs exactly one of 'amount' or 'roll'")
-    if cmd.roll is not None:
-        from sftactics.core.breakdown import explain
-        from sftactics.dice import parse
-
-        roll = dmg.roll_damage(parse(cmd.roll), explain("", []), tx.dice, purpose=f"GM damage to {fv.id}")
-        amount, lines = roll.total, [f"GM damage to {fv.id}: {' + '.join(roll.rolls)} = {roll.total}"]
-    else:
-        amount, lines = max(cmd.amount, 0), []
-    hurt = damage_vehicle(fv.vehicle, amount, source="the GM", options=tx.state.vehicle_options)
-    _emit_state(tx, fv.id, hurt.vehicle, [*lines, *hurt.lines])
-    if hurt.wrecked:
-        _wrecked(tx, fv.id)
-
-
-def vehicle_aoo(tx: Tx, reactor_id: str, vid: str, *, racing: bool) -> bool:
-    """An attack of opportunity against a moving vehicle (VEH-15, VEH-10: +2 AC while racing)."""
-    s = tx.state
-    fv = V.get(s, vid)
-    reactor = s.get(reactor_id)
-    proxy = V.pilot_of(s, fv) or next((s.combatants[r] for r in fv.riders if r in s.combatants), None)
-    if proxy is None or not reactions.can_take_aoo(s, reactor, proxy)[0]:
-        return False
-    fp = V.footprint(fv)
-    weapon = None
-    if fp is not None:
-        for w in threat_.aoo_weapons(reactor):
-            if any(sq in threat_.weapon_zone(s, reactor, w) for sq in fp.squares):
-                weapon = w
-                break
-    if weapon is None:
-        return False
-    why = f"{vid} moves out of a square it threatens"
-    pilot = V.pilot_of(s, fv)
-    if s.vehicle_options.vehicle_aoo_target == "pilot" and pilot is not None:
-        return reactions.attack_of_opportunity(tx, reactor_id, pilot.id, f"{why} (option vehicle_aoo_target)")
-    if tx.decide is not None and not tx.decide(s, reactor_id, proxy.id, why):
-        tx.emit(Note(text=f"{reactor_id} lets {vid} go: no attack of opportunity", rule="AOO-13"))
-        return False
-    tx.emit(Note(text=f"{vid} provokes an attack of opportunity from {reactor_id}: {why}", rule="AOO-13"))
-    tx.emit(ActionSpent(id=reactor_id, slot="reaction", action=f"attack of opportunity on {vid}", rule="ACT-60"))
-    extra = P.aoo_ac_terms(fv.vehicle) if racing else ()
-    strike_vehicle(tx, reactor_id, vid, weapon, reaction=True, ac_extra=extra)
-    return True
-
-
-def do_attack_vehicle(tx: Tx, cmd: Attack, ctx: Ctx) -> None:
-    """An ``attack`` command whose target is a vehicle: a standard action (ACT-11) against its EAC or KAC."""
-    c = _actor(tx, cmd.actor, ctx)
-    weapon = _weapon(c, cmd.weapon)
-    slot = _slot(tx, c, "standard", "an attack", ctx)
-    fv = V.get(tx.state, cmd.target)
-    if c.id in fv.riders:
-        raise RuleViolation("ATK-09", f"{c.id} rides {fv.id}: it does not attack its own vehicle")
-    if fv.vehicle.wrecked:
-        raise RuleViolation("VEH-32", f"{fv.id} is already wrecked")
-    _vehicle_geometry(tx, c, fv, weapon)
-    _check_in_hand(c, weapon)
-    _check_ammo(c, weapon)
-    _spend(tx, c, "standard", f"attack {fv.id} with {weapon.name}", "ACT-11", ctx, slot)
-    _use_ammo(tx, c, weapon)
-    if not weapon.is_melee and V.rider_provokes(tx.state, c.id):
-        reactions.provoke_all(tx, c.id, "makes a ranged attack while threatened (AOO-12)")
-        if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
-            return
-    strike_vehicle(tx, c.id, fv.id, weapon)
 
 
 # ---------------------------------------------------------------- pilot actions
@@ -644,311 +411,6 @@ def _coast(tx: Tx, fv: FightVehicle, new: Vehicle, distance: int) -> None:
         return
     path = [start, *line]
     _emit_path(tx, fv.id, path, _cost(path), new, "coasts to a stop", "VEH-17")
-
-
-# ---------------------------------------------------------------- boarding and leaving
-
-
-def _capacity(fv: FightVehicle) -> int:
-    crew = fv.vehicle.stat.crew
-    return crew.pilots + crew.crew + crew.passengers
-
-
-def _free_inside(tx: Tx, fv: FightVehicle) -> list[Square]:
-    fp = V.footprint(fv)
-    if fp is None:
-        return []
-    taken = {tx.state.combatants[r].position for r in fv.riders if r in tx.state.combatants}
-    return [sq for sq in fp.squares if sq not in taken]
-
-
-def _board_check(tx: Tx, c: Combatant, fv: FightVehicle, skill: str, verb: str) -> bool:
-    """VEH-14: boarding or leaving a moving vehicle takes an Acrobatics or Athletics check (5 + KAC)."""
-    res = P.boarding(c.creature, fv.vehicle, tx.dice, moving=fv.vehicle.state.moving, skill=skill,  # type: ignore[arg-type]
-                     options=tx.state.vehicle_options)  # fmt: skip
-    if res.check is not None:
-        tx.emit(CheckMade(id=c.id, what=f"{skill.title()} to {verb} {fv.id} (VEH-14)", success=res.check.success,
-                          check=check_data(res.check)))  # fmt: skip
-    for line in res.lines:
-        tx.note(line)
-    if res.fell:
-        tx.creature(c.id, res.creature)
-    return res.boarded
-
-
-def do_board(tx: Tx, cmd: Board, ctx: Ctx) -> None:
-    """VEH-14: a move action onto a free square of an adjacent vehicle's space."""
-    c = _actor(tx, cmd.actor, ctx)
-    fv = V.get(tx.state, cmd.vehicle)
-    slot = _slot(tx, c, "move", "board", ctx)
-    if V.aboard(tx.state, c.id) is not None:
-        raise RuleViolation("VEH-14", f"{c.id} is already aboard {V.aboard(tx.state, c.id).id}")  # type: ignore[union-attr]
-    if fv.vehicle.wrecked:
-        raise RuleViolation("VEH-32", f"{fv.id} is wrecked")
-    if len(fv.riders) >= _capacity(fv):
-        raise RuleViolation("VEH-14", f"{fv.id} holds {_capacity(fv)} and is full")
-    fa, fb = space.footprint(c), V.footprint(fv)
-    free = _free_inside(tx, fv)
-    if fa is not None and fb is not None:
-        if geometry.footprint_distance_ft(fa, fb) > 5:
-            raise RuleViolation("VEH-14", f"{c.id} must be next to {fv.id} to board it")
-        if cmd.at is not None:
-            if tuple(cmd.at) not in free:
-                raise RuleViolation("VEH-14", f"{tuple(cmd.at)} is not a free square of {fv.id}'s space")
-            free = [tuple(cmd.at)]  # type: ignore[list-item]
-        if not free:
-            raise RuleViolation("VEH-14", f"no free square in {fv.id}'s space")
-        here = c.position or (0, 0)
-        free.sort(key=lambda sq: (max(abs(sq[0] - here[0]), abs(sq[1] - here[1])), sq))
-    _spend(tx, c, "move", f"board {fv.id}", "VEH-14", ctx, slot)
-    if not _board_check(tx, c, fv, cmd.skill, "board"):
-        return
-    if free and c.position is not None:
-        tx.emit(Moved(id=c.id, path=(c.position, free[0]), cost_ft=5, kind="board", verb="climbs aboard",
-                      rule="VEH-14"))  # fmt: skip
-    now = tx.state.vehicles[fv.id]
-    tx.emit(VehicleChanged(id=fv.id, state=now.vehicle.state, riders=(*now.riders, c.id),
-                           notes=(f"{c.id} is aboard {fv.id} [VEH-14]",)))  # fmt: skip
-
-
-def do_disembark(tx: Tx, cmd: Disembark, ctx: Ctx) -> None:
-    """VEH-14: a move action to a free square next to the vehicle; a pilot who leaves lets go (VEH-23)."""
-    c = _actor(tx, cmd.actor, ctx)
-    fv = V.aboard(tx.state, c.id)
-    if fv is None:
-        raise RuleViolation("VEH-14", f"{c.id} is in no vehicle")
-    slot = _slot(tx, c, "move", "disembark", ctx)
-    fb = V.footprint(fv)
-    spot: Square | None = None
-    if fb is not None and c.position is not None:
-        blocked = V.vehicle_squares(tx.state) | {
-            sq for o in tx.state.combatants.values() if o.id != c.id and not o.creature.has("dead")
-            for sq in (space.footprint(o).squares if space.footprint(o) is not None else ())  # type: ignore[union-attr]
-        }  # fmt: skip
-        grid = tx.state.grid
-        ring = sorted({(x, y) for x in range(fb.x - 1, fb.x + fb.side + 1) for y in range(fb.y - 1, fb.y + fb.side + 1)
-                       if not fb.contains((x, y))},
-                      key=lambda sq: (max(abs(sq[0] - c.position[0]), abs(sq[1] - c.position[1])), sq))  # type: ignore[index]  # fmt: skip
-        ok = [sq for sq in ring if sq not in blocked and (grid is None or (grid.in_bounds(sq) and grid.fits(
-            Footprint(sq[0], sq[1], 1))))]  # fmt: skip
-        if cmd.to is not None:
-            if tuple(cmd.to) not in ok:
-                raise RuleViolation("VEH-14", f"{tuple(cmd.to)} is not a free square next to {fv.id}")
-            spot = tuple(cmd.to)  # type: ignore[assignment]
-        elif not ok:
-            raise RuleViolation("VEH-14", f"no free square next to {fv.id}")
-        else:
-            spot = ok[0]
-    _spend(tx, c, "move", f"leave {fv.id}", "VEH-14", ctx, slot)
-    if not _board_check(tx, c, fv, cmd.skill, "leave"):
-        return
-    v = fv.vehicle
-    lines = [f"{c.id} leaves {fv.id} [VEH-14]"]
-    if v.state.control == "pilot" and v.state.pilot == c.id:
-        lost = P.lose_control(v.with_state(initiative=v.state.initiative or c.initiative), "stopped piloting")
-        v = lost.vehicle
-        lines += lost.lines
-    if spot is not None and c.position is not None:
-        tx.emit(Moved(id=c.id, path=(c.position, spot), cost_ft=5, kind="disembark", verb="climbs out",
-                      rule="VEH-14"))  # fmt: skip
-    tx.emit(VehicleChanged(id=fv.id, state=v.state, riders=tuple(r for r in fv.riders if r != c.id),
-                           notes=tuple(lines)))  # fmt: skip
-
-
-def do_fire_vehicle_weapon(tx: Tx, cmd: FireVehicleWeapon, ctx: Ctx) -> None:
-    """VEH-29: a mounted weapon fired as a ranged attack (a standard action) with the vehicle's attack penalty."""
-    from sftactics.encounter.actions import fire_readied, one_attack
-
-    c = _actor(tx, cmd.actor, ctx)
-    fv = V.aboard(tx.state, c.id)
-    if fv is None:
-        raise RuleViolation("VEH-29", f"{c.id} is in no vehicle")
-    slot = _slot(tx, c, "standard", "fire a vehicle weapon", ctx)
-    is_pilot = fv.vehicle.state.control == "pilot" and fv.vehicle.state.pilot == c.id
-    try:
-        vw = fv.vehicle.stat.weapon(cmd.weapon)
-    except SftError as e:
-        raise RuleViolation("VEH-29", str(e)) from None
-    P.vehicle_weapon_terms(fv.vehicle, cmd.weapon, by_pilot=is_pilot, pilot_full_action="full" in c.spent)
-    weapon = vw.weapon
-    if cmd.target in tx.state.vehicles:
-        tfv = V.get(tx.state, cmd.target)
-        _vehicle_geometry(tx, c, tfv, weapon)
-    else:
-        target = tx.state.get(cmd.target)
-        space.attack_geometry(tx.state, c, target, weapon)
-    _spend(tx, c, "standard", f"fire {fv.id}'s {weapon.name} at {cmd.target}", "VEH-29", ctx, slot)
-    if V.rider_provokes(tx.state, c.id):
-        reactions.provoke_all(tx, c.id, "makes a ranged attack while threatened (AOO-12, AOO-13)")
-        if tx.state.get(c.id).out_of_fight or tx.state.result is not None:
-            return
-    if cmd.target in tx.state.vehicles:
-        strike_vehicle(tx, c.id, cmd.target, weapon)
-        return
-    one_attack(tx, c.id, cmd.target, weapon, [])
-    fire_readied(tx, trigger_attacker=c.id, trigger_target=cmd.target)
-
-
-# ---------------------------------------------------------------- upkeep: rounds, lost pilots, unpiloted vehicles
-
-
-def settle(tx: Tx) -> None:
-    """VEH-23: a pilot who is knocked out, dead, gone or delaying leaves the vehicle uncontrolled on the count
-    it had; a vehicle its pilot already moved this round moves on its own from the next round."""
-    s = tx.state
-    for fv in list(s.vehicles.values()):
-        st = fv.vehicle.state
-        if st.control != "pilot" or st.pilot is None:
-            continue
-        p = s.combatants.get(st.pilot)
-        if p is None:
-            continue
-        reason = None
-        if p.out_of_fight:
-            reason = "knocked out"
-        elif p.delaying:
-            reason = "delayed"
-        if reason is None:
-            continue
-        v = fv.vehicle.with_state(initiative=st.initiative if st.initiative is not None else p.initiative)
-        lost = P.lose_control(v, reason)  # type: ignore[arg-type]
-        done = st.pilot in s.timeline.done or s.timeline.turn == st.pilot or st.moved_this_round
-        _emit_state(tx, fv.id, lost.vehicle, lost.lines)
-        if done:
-            _mark_round(tx, fv.id)
-
-
-def _mark_round(tx: Tx, vid: str) -> None:
-    """The vehicle has had its movement this round (its pilot's, or its own)."""
-    fv = tx.state.vehicles[vid]
-    tx.emit(VehicleChanged(id=vid, state=fv.vehicle.state, unpiloted_round=tx.state.timeline.round))
-
-
-def _due(tx: Tx, count: int | None) -> list[str]:
-    """Unpiloted vehicles whose count comes before ``count`` this round (None: every one left)."""
-    out = []
-    rnd = tx.state.timeline.round
-    for fv in tx.state.vehicles.values():
-        st = fv.vehicle.state
-        if st.control in ("pilot",) or fv.unpiloted_round >= rnd or fv.vehicle.wrecked:
-            continue
-        if st.control == "autopilot" and st.destination is None:
-            continue
-        if st.control in ("uncontrolled", "autocontrol") and not st.moving:
-            continue
-        if count is None or st.initiative is None or st.initiative >= count:
-            out.append(fv.id)
-    return sorted(out, key=lambda vid: -(tx.state.vehicles[vid].vehicle.state.initiative or 0))
-
-
-def before_turn(tx: Tx, cid: str) -> None:
-    """Unpiloted vehicles whose count is at or above ``cid``'s move before its turn starts (VEH-23, VEH-24)."""
-    if not tx.state.vehicles:
-        return
-    c = tx.state.get(cid)
-    for vid in _due(tx, c.initiative if c.initiative is not None else 0):
-        unpiloted_move(tx, vid)
-
-
-def round_over(tx: Tx) -> None:
-    """The round ends: unpiloted vehicles that have not moved yet move now; then each vehicle's movement this
-    round becomes last round's (VEH-06 dead stop, VEH-28 full speed during the last round)."""
-    if not tx.state.vehicles or tx.state.timeline.round < 1:
-        return
-    for vid in _due(tx, None):
-        unpiloted_move(tx, vid)
-
-
-def new_round(tx: Tx) -> None:
-    for vid, fv in tx.state.vehicles.items():
-        nv = P.new_round(fv.vehicle)
-        if nv.state != fv.vehicle.state:
-            _emit_state(tx, vid, nv)
-
-
-def unpiloted_move(tx: Tx, vid: str) -> None:
-    """VEH-24, VEH-26, VEH-27: a vehicle nobody pilots moves on its count."""
-    fv = tx.state.vehicles[vid]
-    _mark_round(tx, vid)
-    v, opts = fv.vehicle, tx.state.vehicle_options
-    if v.state.control == "autopilot":
-        _autopilot_drive(tx, fv)
-        return
-    res = P.unpiloted_turn(v, dice=tx.dice, grid=tx.state.grid, occupied=V.spaces_around(tx.state, fv), options=opts)
-    for ch in res.checks:
-        tx.emit(CheckMade(id=vid, what="autocontrol Piloting (VEH-26)", success=ch.success, check=check_data(ch)))
-    start = V.footprint(fv)
-    rule = "VEH-26" if v.state.control == "autocontrol" else "VEH-24"
-    for line in res.lines:
-        tx.note(line)
-    if start is not None and res.path:
-        _emit_path(tx, vid, [start, *res.path], _cost([start, *res.path]), res.vehicle, "rolls on, unpiloted", rule)
-    else:
-        _emit_state(tx, vid, res.vehicle)
-    if res.obstruction is not None:
-        crash_into(tx, vid, res.obstruction.what if res.obstruction.kind == "occupant" else None)
-
-
-def _autopilot_drive(tx: Tx, fv: FightVehicle) -> None:
-    """VEH-27: the autopilot drives toward its destination (one drive on its count; it never rams or runs over)."""
-    v = fv.vehicle
-    start, dest, grid = V.footprint(fv), v.state.destination, tx.state.grid
-    speed = drive_speed(v, tx.state.vehicle_options).total
-    if start is None or dest is None or grid is None or speed == 0:
-        return
-    occupied = {sq: "filling" for f in V.spaces_around(tx.state, fv).values() for sq in f.squares}
-    from sftactics.grid.movement import Occupant
-
-    occ = {sq: Occupant.FILLING for sq in occupied}
-    mover = Mover(size=v.stat.grid_size, speed=speed, can_squeeze=False)
-    found = find_path(grid, start, dest, mover, occupants=occ, budget_ft=speed * 20)
-    if found is None or not found.steps:
-        tx.note(f"{fv.id}'s autopilot finds no way to {dest[0]},{dest[1]} and waits [VEH-27]")
-        return
-    path, spent = [start], 0
-    for st in found.steps:
-        if spent + st.cost_ft > speed:
-            break
-        spent += st.cost_ft
-        path.append(st.to)
-    new = v.with_state(moving=spent > 0, moved_this_round=True, last_action="drive", last_move_ft=spent)
-    if path[-1].anchor == dest:
-        new = new.with_state(destination=None)
-    tx.note(f"{fv.id}'s autopilot drives toward {dest[0]},{dest[1]} [VEH-27]")
-    _traverse(tx, fv, path, new, "drives (autopilot)", "VEH-27", racing=False)
-
-
-def crash_into(tx: Tx, vid: str, what: str | None) -> None:
-    """VEH-25: a crash deals double collision damage to the vehicle and to what it hit (a controlled vehicle may
-    dodge, as if rammed); the vehicle stops. A creature in the way takes the doubled damage too."""
-    fv = tx.state.vehicles[vid]
-    v, opts = fv.vehicle, tx.state.vehicle_options
-    if what is not None and what in tx.state.vehicles:
-        ofv = tx.state.vehicles[what]
-        op = V.pilot_of(tx.state, ofv)
-        res = P.crash(v, tx.dice, ofv.vehicle, obstacle_pilot=op.creature if op is not None else None, options=opts)
-        for ch in res.checks:
-            tx.emit(CheckMade(id=what, what="Piloting to avoid a crash (VEH-25)", success=ch.success,
-                              check=check_data(ch)))  # fmt: skip
-        _emit_state(tx, vid, res.vehicle, res.lines)
-        if isinstance(res.obstacle, Vehicle):
-            _emit_state(tx, what, res.obstacle)
-            if res.obstacle.wrecked:
-                _wrecked(tx, what)
-    elif what is not None and what in tx.state.combatants:
-        coll = roll_collision(v, tx.dice, target_times=2, self_share="double", purpose="crash", options=opts)
-        hit = strike(tx.state.creature(what), coll.to_target, source=f"{vid}'s crash", options=opts)
-        own = damage_vehicle(v, coll.to_self, source="its crash", options=opts)
-        lines = [*coll.lines, f"{vid} crashes into {what}: double collision damage ({coll.to_target.total}) to "
-                 "both [VEH-25]", *own.lines]  # fmt: skip
-        _emit_state(tx, vid, own.vehicle.with_state(moving=False, last_move_ft=0), lines)
-        assert isinstance(hit.target, Creature)
-        tx.creature(what, hit.target, hit.lines)
-    else:
-        res = P.crash(v, tx.dice, None, options=opts)
-        _emit_state(tx, vid, res.vehicle, res.lines)
-    if tx.state.vehicles[vid].vehicle.wrecked:
-        _wrecked(tx, vid)
 
 
 __all__ = [

@@ -1,19 +1,13 @@
 """Moving on the grid: the cost of each step, legal paths, the cheapest path and everything reachable
 (MOV-05, MOV-10..20, ACT-56, with the geometric parts of fly, climb, swim and burrow: MOV-29..35).
 
-Cost of one step, in feet:
+The values movement speaks in (:class:`Mover`, :class:`Occupant`, :class:`PricedPath`...) and the cost of one
+step are in :mod:`sftactics.grid.step_costs`, the legal steps of each map in :mod:`sftactics.grid.step_tables`;
+this module imports the public names of the first (``movement.X`` keeps working) and searches the second.
 
-* straight 5 ft; diagonal 5 ft or 10 ft, alternating (MOV-10). The count of diagonals so far comes in as
-  ``diagonals_before`` and goes out as :attr:`PricedPath.diagonals`; whether it carries over from one move action
-  to the next is ``GridOptions.diagonal_count_resets``;
-* every hampering of the step doubles it, and doublings compound (MOV-18): entering difficult terrain (MOV-17),
-  squeezing (MOV-19), a helpless creature that is still an obstacle or a paralyzed creature's square
-  (MOV-14/15), and any extra doublings the caller gives for squares. With ``k`` doublings a straight step costs
-  ``5 x 2^k`` and a diagonal ``15 x 2^(k-1)`` (a diagonal into difficult terrain is 15 ft, EX-09). Whether such a
-  diagonal still counts in the 1-2 alternation is ``GridOptions.hampered_diagonal_counts``;
-* a multi-square creature pays for the most difficult terrain in the space it moves into (MOV-17);
-* a flier pays 5 ft more for each 45 degrees it turns away from the heading of its last step (MOV-32); the first
-  step of its turn sets the heading for free unless a ``heading`` is given.
+Cost of one step, in feet (:func:`step_cost`, :func:`turn_cost`): straight 5 ft; diagonal 5 ft or 10 ft,
+alternating (MOV-10); every hampering of the step doubles it, and doublings compound (MOV-18); a flier pays
+5 ft more for each 45 degrees it turns (MOV-32). See :mod:`sftactics.grid.step_costs` for the details.
 
 A step is illegal if the new space leaves the map or holds a wall square, impassable ground or a cover object
 (fliers pass over impassable ground; burrowers go under everything but rock), if it crosses a wall or window, or
@@ -44,334 +38,26 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
 
 from sftactics.core.errors import RuleViolation
 from sftactics.grid.geometry import DIRECTIONS, Footprint, Square, as_footprint
 from sftactics.grid.map import Feature, GridMap, edge_between
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
-from sftactics.grid.space import Size, footprint_side, is_sub_square
+from sftactics.grid.space import is_sub_square
+from sftactics.grid.step_costs import _NO_HEADING
+from sftactics.grid.step_costs import CAN_RUN as CAN_RUN
+from sftactics.grid.step_costs import MoveMode as MoveMode
+from sftactics.grid.step_costs import Mover as Mover
+from sftactics.grid.step_costs import Occupant as Occupant
+from sftactics.grid.step_costs import PricedPath as PricedPath
+from sftactics.grid.step_costs import Provocation as Provocation
+from sftactics.grid.step_costs import Step as Step
+from sftactics.grid.step_costs import step_cost as step_cost
+from sftactics.grid.step_costs import turn_cost as turn_cost
+from sftactics.grid.step_tables import StepTable, _blocked_mask, _difficulty_mask, _squeeze_stops, _steps_table
 
 _SHIFT = 1 << 20  # search keys are primary * _SHIFT + secondary
-_NO_HEADING = 8
 _BIG = 1 << 60
-
-
-class Occupant(StrEnum):
-    """Who stands in a square, as the mover sees it."""
-
-    ALLY = "ally"
-    ENEMY = "enemy"
-    HELPLESS = "helpless"  # may be passed and shared (MOV-14, MOV-16)
-    HELPLESS_OBSTACLE = "helpless_obstacle"  # helpless but still in the way: double cost (MOV-14)
-    PARALYZED = "paralyzed"  # anyone may pass at double cost (MOV-15); not helpless: no stopping (MOV-16)
-    FILLING = "filling"  # fills its squares completely: never passed (MOV-14)
-
-
-class MoveMode(StrEnum):
-    LAND = "land"
-    FLY = "fly"
-    CLIMB = "climb"
-    SWIM = "swim"
-    BURROW = "burrow"
-
-
-#: Whether each mode allows the run action (MOV-29 burrow: no; MOV-30 climb: no; MOV-34 swim: straight only).
-CAN_RUN: dict[MoveMode, bool] = {
-    MoveMode.LAND: True,
-    MoveMode.FLY: True,
-    MoveMode.CLIMB: False,
-    MoveMode.SWIM: True,
-    MoveMode.BURROW: False,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Mover:
-    """What the grid needs to know about the creature that moves: plain values, no stat block.
-
-    ``speed`` is the speed of ``mode`` in feet for one move action. ``pass_enemies``: it may move through
-    opponents' squares (after a successful tumble). ``incorporeal``: difficult terrain does not hamper it.
-    ``through_rock``: a burrower that can tunnel through rock and walls.
-    """
-
-    size: Size = Size.MEDIUM
-    speed: int = 30
-    mode: MoveMode = MoveMode.LAND
-    charging: bool = False
-    running: bool = False
-    pass_enemies: bool = False
-    can_squeeze: bool = True
-    incorporeal: bool = False
-    through_rock: bool = False
-
-    @property
-    def side(self) -> int:
-        return footprint_side(self.size)
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One step of a path: the space after it, its cost and why (``doublings``, ``turn_ft``)."""
-
-    to: Footprint
-    cost_ft: int
-    diagonal: bool
-    doublings: int
-    squeezed: bool
-    turn_ft: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Provocation:
-    """The step with index ``step`` leaves ``left``, a space threatened by ``enemy``."""
-
-    step: int
-    left: Footprint
-    enemy: str
-
-
-@dataclass(frozen=True, slots=True)
-class PricedPath:
-    """A legal path and its price. ``last_legal`` is the index in :attr:`positions` of the last space the mover
-    may stop in (MOV-16: an illegal end stops it there)."""
-
-    start: Footprint
-    steps: tuple[Step, ...]
-    cost_ft: int
-    diagonals: int
-    heading: int | None
-    provocations: tuple[Provocation, ...]
-    end_legal: bool
-    last_legal: int
-
-    @property
-    def positions(self) -> tuple[Footprint, ...]:
-        return (self.start, *(s.to for s in self.steps))
-
-    @property
-    def end(self) -> Footprint:
-        return self.steps[-1].to if self.steps else self.start
-
-    @property
-    def squares(self) -> tuple[Square, ...]:
-        """The top-left square of each position, start first."""
-        return tuple(p.anchor for p in self.positions)
-
-    def provokers(self) -> dict[str, int]:
-        """Each enemy provoked, with the index of the first step that provokes it (one reaction each)."""
-        out: dict[str, int] = {}
-        for p in self.provocations:
-            out.setdefault(p.enemy, p.step)
-        return out
-
-
-def step_cost(diagonal: bool, doublings: int, diagonals_before: int) -> int:
-    """Feet for one step (MOV-10, MOV-17, MOV-18): see the module docstring."""
-    if doublings <= 0:
-        return 10 if diagonal and diagonals_before % 2 else 5
-    return (15 << (doublings - 1)) if diagonal else (5 << doublings)
-
-
-def turn_cost(heading: int | None, direction: int) -> int:
-    """Feet a flier pays to turn from ``heading`` to ``direction`` (indexes of DIRECTIONS): 5 per 45 degrees."""
-    if heading is None or heading == _NO_HEADING:
-        return 0
-    d = abs(direction - heading) % 8
-    return 5 * min(d, 8 - d)
-
-
-# --- step tables (per map, cached) -------------------------------------------------------------------
-
-
-def _blocked_mask(mover: Mover, squeezed: bool) -> int:
-    if mover.mode is MoveMode.BURROW:
-        return 0 if mover.through_rock else int(Feature.SOLID)
-    mask = Feature.SOLID | Feature.COVER
-    if mover.mode is not MoveMode.FLY:
-        mask |= Feature.IMPASSABLE
-    if (mover.side >= 2 or squeezed) or (not mover.can_squeeze and not is_sub_square(mover.size)):
-        mask |= Feature.NARROW  # too narrow even to squeeze into, or squeezing not allowed
-    return int(mask)
-
-
-def _difficulty_mask(mover: Mover) -> int:
-    if mover.mode is MoveMode.BURROW:
-        return 0
-    if mover.mode is MoveMode.FLY:
-        return int(Feature.CANOPY)
-    return 0 if mover.incorporeal else int(Feature.DIFFICULT)
-
-
-_Entry = tuple[int, int, bool, int, bool]  # (destination anchor index, direction, diagonal, terrain doublings, narrow)
-_Bools = NDArray[np.bool_]
-#: The directions (indexes of DIRECTIONS) whose bit is set in each value of a byte.
-_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(d for d in range(8) if m >> d & 1) for m in range(256))
-_DIAGONAL: tuple[bool, ...] = tuple(bool(dx and dy) for dx, dy in DIRECTIONS)
-#: How many anchors' rows a step table keeps materialised before it starts afresh (about a kilobyte each).
-ROWS_KEPT = 20_000
-
-
-class StepTable(dict[int, tuple[_Entry, ...]]):
-    """The legal steps of a side x side space from each anchor (index ``y * width + x`` of its top-left square),
-    as ``table[idx]`` -> ``(destination index, direction, diagonal, terrain doublings, narrow)`` entries.
-
-    The map's answers are kept compact, a byte per anchor each (``dirs``: a bit per legal direction of
-    DIRECTIONS; ``doublings``; ``narrow``; ``fits``), and an anchor's row of entries is built from them the first
-    time a search asks for it, so a search pays only for the squares it visits, whatever the size of the map.
-    """
-
-    def __init__(
-        self,
-        width: int,
-        height: int,
-        side: int,
-        dirs: bytes,
-        tdbl: bytes,
-        narrow: bytes,
-        fits: bytes,
-        key: object = None,
-    ) -> None:
-        super().__init__()
-        self.width, self.height, self.side, self.key = width, height, side, key
-        self.dirs, self.tdbl, self.narrow, self.fits = dirs, tdbl, narrow, fits
-        self._offsets = tuple(dy * width + dx for dx, dy in DIRECTIONS)
-
-    def __missing__(self, idx: int) -> tuple[_Entry, ...]:
-        if len(self) >= ROWS_KEPT:
-            self.clear()
-        offsets, tdbl, narrow = self._offsets, self.tdbl, self.narrow
-        row = tuple(
-            (idx + offsets[di], di, _DIAGONAL[di], tdbl[idx + offsets[di]], bool(narrow[idx + offsets[di]]))
-            for di in _BITS[self.dirs[idx]]
-        )
-        self[idx] = row
-        return row
-
-    def array(self, name: str) -> NDArray[np.uint8]:
-        """One of the compact tables (``dirs``, ``tdbl``, ``narrow``, ``fits``) as a flat uint8 array."""
-        data: bytes = getattr(self, name)
-        return np.frombuffer(data, dtype=np.uint8)
-
-
-def _shift(a: NDArray[Any], dx: int, dy: int, h: int, w: int) -> NDArray[Any]:
-    """``out[y, x] = a[y + dy, x + dx]`` for ``y < h``, ``x < w``; zero where that falls outside ``a``."""
-    out = np.zeros((h, w), dtype=a.dtype)
-    ah, aw = a.shape
-    y0, y1 = max(0, -dy), min(h, ah - dy)
-    x0, x1 = max(0, -dx), min(w, aw - dx)
-    if y0 < y1 and x0 < x1:
-        out[y0:y1, x0:x1] = a[y0 + dy : y1 + dy, x0 + dx : x1 + dx]
-    return out
-
-
-def _window_any(mask: _Bools, side: int) -> _Bools:
-    """Per anchor: any square of the side x side space there has ``mask`` set."""
-    if side == 1:
-        return mask
-    h, w = mask.shape
-    out = np.zeros((h, w), dtype=np.bool_)
-    for j in range(side):
-        for i in range(side):
-            out |= _shift(mask, i, j, h, w)
-    return out
-
-
-def _fits(
-    grid: GridMap, side: int, blocked: int, difficult: int, narrow: int, walls: bool
-) -> tuple[_Bools, _Bools, _Bools]:
-    """Per anchor, as ``(height, width)`` arrays: whether a side x side space fits there, whether it holds
-    terrain that hampers (a doubling) and whether it is narrow."""
-    h, w = grid.height, grid.width
-    cells = grid.array
-    fits = ~_window_any((cells & blocked) != 0, side)
-    fits[h - side + 1 :, :] = False
-    fits[:, w - side + 1 :] = False
-    if side > 1 and walls:  # no wall, window or hard corner strictly inside the space
-        v, hz = grid.edge_bitmaps
-        pts = grid.hard_bitmap
-        inside = np.zeros((h, w), dtype=np.bool_)
-        for j in range(side):
-            for i in range(side):
-                if i:
-                    inside |= _shift(v, i, j, h, w)
-                if j:
-                    inside |= _shift(hz, i, j, h, w)
-                if i and j:
-                    inside |= _shift(pts, i, j, h, w)
-        fits &= ~inside
-    return fits, _window_any((cells & difficult) != 0, side), _window_any((cells & narrow) != 0, side)
-
-
-def _crossing(grid: GridMap, side: int, dx: int, dy: int) -> _Bools:
-    """Per anchor: a step of the side x side space there in direction ``(dx, dy)`` crosses a wall or window, or
-    passes a hard corner diagonally (MOV-11)."""
-    h, w = grid.height, grid.width
-    v, hz = grid.edge_bitmaps
-    pts = grid.hard_bitmap
-    out = np.zeros((h, w), dtype=np.bool_)
-    for j in range(side):
-        for i in range(side):
-            ti, tj = i + dx, j + dy
-            if 0 <= ti < side and 0 <= tj < side:
-                continue  # stays inside the old space
-            if dx and dy:
-                out |= _shift(pts, max(i, ti), max(j, tj), h, w)
-            elif dx:
-                out |= _shift(v, max(i, ti), j, h, w)
-            else:
-                out |= _shift(hz, i, max(j, tj), h, w)
-    return out
-
-
-def _steps_table(
-    grid: GridMap,
-    side: int,
-    blocked: int,
-    difficult: int,
-    narrow: int,
-    walls: bool,
-) -> tuple[StepTable, bytes]:
-    """The legal steps of a side x side space per anchor (see :class:`StepTable`), and where such a space may be
-    (a byte per anchor), computed once per map with numpy: a few bytes a square."""
-    key = ("movement.steps", side, blocked, difficult, narrow, walls)
-    found = grid.memo.get(key)
-    if found is not None:
-        return found  # type: ignore[return-value]
-    h, w = grid.height, grid.width
-    fits, tdbl, narrows = _fits(grid, side, blocked, difficult, narrow, walls)
-    dirs = np.zeros((h, w), dtype=np.uint8)
-    for di, (dx, dy) in enumerate(DIRECTIONS):
-        legal = fits & _shift(fits, dx, dy, h, w)
-        if walls:
-            legal &= ~_crossing(grid, side, dx, dy)
-        dirs |= legal.astype(np.uint8) << di
-    table = StepTable(w, h, side, dirs.tobytes(), tdbl.astype(np.uint8).tobytes(),
-                      narrows.astype(np.uint8).tobytes(), fits.astype(np.uint8).tobytes(), key)  # fmt: skip
-    grid.memo[key] = (table, table.fits)
-    return table, table.fits
-
-
-def _squeeze_stops(grid: GridMap, n: int, full: StepTable, small: StepTable) -> bytes:
-    """Per anchor: a squeezed (m x m) space fits there and no full (n x n) space containing it does (cached)."""
-    key = ("movement.squeeze_stops", n, full.key, small.key)
-    found = grid.memo.get(key)
-    if found is not None:
-        return found  # type: ignore[return-value]
-    h, w = grid.height, grid.width
-    span = n - small.side
-    full_fits = full.array("fits").reshape(h, w).astype(np.bool_)
-    around = np.zeros((h, w), dtype=np.bool_)
-    for j in range(span + 1):
-        for i in range(span + 1):
-            around |= _shift(full_fits, -i, -j, h, w)
-    out = (small.array("fits").reshape(h, w).astype(np.bool_) & ~around).astype(np.uint8).tobytes()
-    grid.memo[key] = out
-    return out
 
 
 # --- the search ---------------------------------------------------------------------------------------
@@ -699,7 +385,7 @@ def price_path(
     grid: GridMap,
     start: Square | Footprint,
     path: Sequence[Square | Footprint],
-    mover: Mover = Mover(),
+    mover: Mover = Mover(),  # noqa: B008 (Mover is a frozen dataclass)
     *,
     occupants: Mapping[Square, Occupant] | None = None,
     threats: Mapping[str, Collection[Square]] | None = None,
@@ -787,7 +473,7 @@ def find_path(
     grid: GridMap,
     start: Square | Footprint,
     goal: Square | Footprint,
-    mover: Mover = Mover(),
+    mover: Mover = Mover(),  # noqa: B008 (Mover is a frozen dataclass)
     *,
     occupants: Mapping[Square, Occupant] | None = None,
     threats: Mapping[str, Collection[Square]] | None = None,
@@ -860,7 +546,7 @@ class _LazyPaths(dict[Square, PricedPath]):
 def reachable(
     grid: GridMap,
     start: Square | Footprint,
-    mover: Mover = Mover(),
+    mover: Mover = Mover(),  # noqa: B008 (Mover is a frozen dataclass)
     *,
     occupants: Mapping[Square, Occupant] | None = None,
     hampered: Mapping[Square, int] | None = None,
@@ -939,7 +625,7 @@ def reachable(
 def guarded_step_squares(
     grid: GridMap,
     start: Square | Footprint,
-    mover: Mover = Mover(),
+    mover: Mover = Mover(),  # noqa: B008 (Mover is a frozen dataclass)
     *,
     occupants: Mapping[Square, Occupant] | None = None,
     diagonals_before: int = 0,
@@ -959,7 +645,7 @@ def guarded_step_squares(
 def minimum_move_squares(
     grid: GridMap,
     start: Square | Footprint,
-    mover: Mover = Mover(),
+    mover: Mover = Mover(),  # noqa: B008 (Mover is a frozen dataclass)
     *,
     occupants: Mapping[Square, Occupant] | None = None,
     options: GridOptions = DEFAULT_OPTIONS,

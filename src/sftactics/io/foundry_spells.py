@@ -22,7 +22,7 @@ from sftactics.core.errors import DiceError
 from sftactics.dice.expr import parse
 
 if TYPE_CHECKING:
-    from sftactics.io.foundry import _Ctx
+    from sftactics.io.foundry_fields import _Ctx
 
 _AT_WILL = re.compile(r"\bat will\b", re.IGNORECASE)
 _SHAPES = {"cone": "cone", "line": "line", "burst": "burst", "spread": "spread", "sphere": "burst"}
@@ -49,7 +49,8 @@ def spell_special(
     cl: int,
 ) -> tuple[dict[str, Any] | None, str]:  # fmt: skip
     """The ``specials`` entry for one spell item, or None with the reason it is kept by name."""
-    from sftactics.io.foundry import _DC_TEXT, ON_SAVE, SAVE_NAMES, _clean_formula, _damage_types, _substitute
+    from sftactics.io.foundry_fields import _DC_TEXT, ON_SAVE, SAVE_NAMES
+    from sftactics.io.foundry_weapons import _clean_formula, _damage_types, _substitute
 
     sp = f"{p}.system"
     sysd = ctx.obj(item, "system", sp, required=True)

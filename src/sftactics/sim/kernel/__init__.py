@@ -2,13 +2,14 @@
 thousands of times per second per core.
 
 ``model`` compiles an encounter into arrays with the rules modules (``tables``: the tactical policy's damage
-tables), ``geo`` holds the grid's tables and a cover cache, ``fight`` keeps a fight's books and plays the simple
-policy, ``tactics`` the tactical one, ``loop`` runs the rounds, ``run`` turns fights into the simulation's
-results. See docs/simulation.md.
+tables), ``geo`` holds the grid's tables and a cover cache; a fight's books are ``books``, ``injury``, ``attacks``,
+``movement``, ``grenades`` and ``flow``, its state ``fight``; ``simple`` plays the simple policy, ``tactics`` (with
+``tacturn``, ``tacplaces`` and ``tacsquares``) the tactical one; ``loop`` runs the rounds, ``run`` turns fights
+into the simulation's results. See docs/simulation.md.
 
 numba caches compiled code on disk and checks each function only against its own source file, but the kernel's
-functions call each other across ``geo.py`` and ``fight.py``: after an edit (or an upgrade) of one file the
-other's cached code would still hold the old callee. The locators registered here give the kernel's functions
+functions call each other across their modules: after an edit (or an upgrade) of one file, another's cached
+code would still hold the old callee. The locators registered here give the kernel's functions
 one stamp, a digest of the source files of this package, so a change anywhere recompiles everything (but in
 the files that hold no njit code and feed none: :data:`NOT_COMPILED`).
 """

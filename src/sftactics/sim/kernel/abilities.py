@@ -39,35 +39,38 @@ import numpy as np
 from sftactics.sim.choices import LIMITED
 from sftactics.sim.kernel import classes
 from sftactics.sim.kernel import setup as _setup
+from sftactics.sim.kernel import tacplaces as _tplaces
+from sftactics.sim.kernel import tacsquares as _tsquares
 from sftactics.sim.kernel import tactics as _tac
+from sftactics.sim.kernel import tacturn as _tturn
+from sftactics.sim.kernel.attacks import (
+    _attack_numbers,
+    _can_take_aoo,
+    _one_attack,
+    _roll_damage,
+    _save,
+    _threatens_target,
+)
 from sftactics.sim.kernel.bodies import LINGER, PRONE
-from sftactics.sim.kernel.fight import (
+from sftactics.sim.kernel.books import (
     CHARGE_PENALTY,
     ENDED,
     FRESH,
     ROUND,
     TOTAL_COVER,
-    _attack_numbers,
     _can,
-    _can_take_aoo,
-    _check_end,
-    _damage,
     _die,
     _jit,
     _log,
-    _move,
     _objmode,
-    _one_attack,
     _out,
-    _point_cover,
-    _prepare_move,
-    _roll_damage,
-    _save,
-    _threatens_target,
-    _track,
 )
+from sftactics.sim.kernel.flow import _check_end
 from sftactics.sim.kernel.footprints import fp_distance_ft
 from sftactics.sim.kernel.geo import distance_to_point_ft
+from sftactics.sim.kernel.grenades import _point_cover
+from sftactics.sim.kernel.injury import _damage, _track
+from sftactics.sim.kernel.movement import _move, _prepare_move
 from sftactics.sim.kernel.specials import ON_NEGATES, S_BURST, S_CONE, S_SPREAD, T_ALLIES, T_ALLY, T_AREA, T_FOE
 
 #: The plan command that uses an ability (after the tactical kernel's ``C_*``): (C_ABILITY, target or point,
@@ -187,7 +190,7 @@ def usable(m: Any, st: Any, c: int, j: int) -> bool:
 # ---------------------------------------------------------------- doing it
 @_jit
 def _provoke(m: Any, st: Any, c: int) -> tuple[int, int]:
-    """``reactions.provoke_all`` (fight._provoke_all), returning the last attack of opportunity made as
+    """``reactions.provoke_all`` (attacks._provoke_all), returning the last attack of opportunity made as
     (attacker, weapon), or (-1, -1): the tracker's source for what follows in the same command."""
     sa, sw = -1, -1
     for e in range(m.n):
@@ -450,12 +453,12 @@ def _need(m: Any, st: Any, c: int) -> int:
 def _spot(m: Any, st: Any, me: int, p: int, within: int) -> int:
     """``choices._spot_next_to``: the cheapest square of one move within ``within`` ft of ``p`` (then the lowest
     x, y; the first four looked at) that provokes nothing, when a move and a standard action are both left."""
-    if not _tac._move_then_standard(m, st, me):
+    if not _tsquares._move_then_standard(m, st, me):
         return -1
     w = m.width
-    _tac._search_a(m, st, me)
+    _tturn._search_a(m, st, me)
     speed = m.speed[me]
-    x0, x1, y0, y1 = _tac._box(m, st, me, speed)
+    x0, x1, y0, y1 = _tturn._box(m, st, me, speed)
     n = 0
     for qx in range(x0, x1):
         for qy in range(y0, y1):
@@ -470,17 +473,17 @@ def _spot(m: Any, st: Any, me: int, p: int, within: int) -> int:
             st.keys[n, 4] = 0
             st.sqs[n] = q
             n += 1
-    got = _tac._pick(st.keys, n, 4, st.idx)
+    got = _tsquares._pick(st.keys, n, 4, st.idx)
     for i in range(got):
         q = st.sqs[st.idx[i]]
-        if _tac._provokers(m, st, me, q)[0] == 0:
+        if _tplaces._provokers(m, st, me, q)[0] == 0:
             return int(q)
     return -1
 
 
 @_jit
 def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
-    """``choices.heal`` (after :func:`~sftactics.sim.kernel.tactics._begin`; the caller undoes the marks);
+    """``choices.heal`` (after :func:`~sftactics.sim.kernel.tacturn._begin`; the caller undoes the marks);
     ``self_move``: a heal of the user as a move action first (``kernel.classes``)."""
     ab = m.ab
     if not ab.has[me] or not _can(m, st, me, 0):
@@ -495,12 +498,12 @@ def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
         return False
     first, fj = classes.first_heal(m, st, me, needs, self_move)
     if first == 1:  # healed itself as a move action: the turn goes on, from a fresh look
-        _tac._done(m, st)
+        _tturn._done(m, st)
         use(m, st, me, fj, me, -1, 0)
-        _tac._begin(m, st, me)
+        _tturn._begin(m, st, me)
         return False
     if first == 2:
-        _tac._done(m, st)
+        _tturn._done(m, st)
         use(m, st, me, fj, -1, -1, 0)
         return True
     best = -1
@@ -511,7 +514,7 @@ def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
             best = j
     if best < 0:
         return False
-    threatened = _tac._threatened_count(m, st, st.pos[me]) > 0
+    threatened = _tplaces._threatened_count(m, st, st.pos[me]) > 0
     within = max(ab.rng[me, best], 5)
     taken = np.zeros(m.n, dtype=np.bool_)
     while True:  # the patients by (need, fewest Hit Points, id)
@@ -531,12 +534,12 @@ def heal(m: Any, st: Any, me: int, self_move: bool) -> bool:
         if pn < 3 and threatened and ab.provokes[me, best]:
             continue  # not worth an attack of opportunity that would spoil the spell
         if p == me or fp_distance_ft(st.pos[me], m.fside[me], st.pos[p], m.fside[p], m.width) <= within:
-            _tac._done(m, st)
+            _tturn._done(m, st)
             use(m, st, me, best, p, -1, 0)
             return True
         spot = _spot(m, st, me, p, within)
         if spot >= 0:
-            _tac._done(m, st)
+            _tturn._done(m, st)
             nthreat = _prepare_move(m, st, me)
             _move(m, st, me, spot, nthreat)
             st.sc[FRESH] = 0
@@ -562,8 +565,8 @@ def _effect_value(m: Any, st: Any, me: int, j: int, t: int) -> float:
     else:
         p_land = p_apply
         p_half = p_save
-    w1 = _tac._round_half_even(1000 * p_land * (1 - p_half))
-    w2 = _tac._round_half_even(1000 * p_land * p_half)
+    w1 = _tplaces._round_half_even(1000 * p_land * (1 - p_half))
+    w2 = _tplaces._round_half_even(1000 * p_land * p_half)
     w3 = 1000 - w1 - w2
     off, ln, den = ab.t_off[me, j, t], ab.t_len[me, j, t], ab.t_den[me, j, t]
     total_den = 1000 * den
@@ -575,7 +578,7 @@ def _effect_value(m: Any, st: Any, me: int, j: int, t: int) -> float:
         st.ab_p[i] = num / total_den
         if v > 0:
             hit += st.ab_p[i]
-    return _tac._value(m, st, me, t, st.ab_v, st.ab_p, 0, ln, hit)
+    return _tturn._value(m, st, me, t, st.ab_v, st.ab_p, 0, ln, hit)
 
 
 @_jit
@@ -597,7 +600,7 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
         cost = 0.0
         if ab.provokes[me, j]:
             if threat_cost < 0:
-                threat_cost = _tac._aoo_here(m, st, me, here)
+                threat_cost = _tplaces._aoo_here(m, st, me, here)
             cost = threat_cost
         scale = LIMITED if ab.uses[me, j] >= 0 else 1.0
         if ab.target[me, j] == T_FOE:
@@ -609,7 +612,7 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
                 ):
                     continue
                 v = scale * _effect_value(m, st, me, j, f) - cost
-                _tac._keep(st, v - stay_cost, 1, C_ABILITY, f, j, _tac.C_NONE, 0, 0, _tac.L_OTHER, both, f)
+                _tac._keep(st, v - stay_cost, 1, C_ABILITY, f, j, _tturn.C_NONE, 0, 0, _tturn.L_OTHER, both, f)
                 offensive = True
             continue
         k = _placements(m, st, me, j, pts, params)
@@ -630,7 +633,18 @@ def plans(m: Any, st: Any, me: int, stay_cost: float, both: bool) -> bool:
                 bv, bp, bq = v, pts[i], params[i]
         if found:
             _tac._keep(
-                st, bv - stay_cost, 1, C_ABILITY, int(bp), j + (int(bq) << 8), _tac.C_NONE, 0, 0, _tac.L_OTHER, both, -1
+                st,
+                bv - stay_cost,
+                1,
+                C_ABILITY,
+                int(bp),
+                j + (int(bq) << 8),
+                _tturn.C_NONE,
+                0,
+                0,
+                _tturn.L_OTHER,
+                both,
+                -1,
             )
     return offensive
 
@@ -672,7 +686,7 @@ def breaks(m: Any, st: Any, me: int) -> bool:
         return False
     if morale == MORALE_CAUTIOUS and shaken(m, st, me):
         return True
-    return _tac._hopeless(m, st, me)
+    return _tsquares._hopeless(m, st, me)
 
 
 @_jit
@@ -683,11 +697,11 @@ def simple_first(m: Any, st: Any, c: int) -> bool:
         return False
     if st.morale[c] == MORALE_CAUTIOUS and (st.retreating[c] or shaken(m, st, c)):
         st.retreating[c] = True
-        _tac._begin(m, st, c)
-        if _tac._retreat(m, st, c):
-            _tac._done(m, st)
+        _tturn._begin(m, st, c)
+        if _tsquares._retreat(m, st, c):
+            _tturn._done(m, st)
             return True
-        _tac._done(m, st)
+        _tturn._done(m, st)
         st.retreating[c] = False  # cornered: fight
     return fallback(m, st, c)
 
@@ -698,9 +712,9 @@ def fallback(m: Any, st: Any, c: int) -> bool:
     ability. True when the turn is done."""
     if not m.ab.has[c]:
         return False
-    _tac._begin(m, st, c)
+    _tturn._begin(m, st, c)
     done = heal(m, st, c, False)  # the simple policy heals itself with no move action
-    _tac._done(m, st)
+    _tturn._done(m, st)
     return bool(done or simple_blast(m, st, c))
 
 

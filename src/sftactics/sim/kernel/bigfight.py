@@ -46,7 +46,7 @@ def _jit(fn: _F) -> _F:
 
 
 _TOTAL_COVER = 5
-_DIAG = 4  # ``fight.DIAG``: the scalar of the diagonals counted this turn
+_DIAG = 4  # ``books.DIAG``: the scalar of the diagonals counted this turn
 
 
 @_jit
@@ -89,7 +89,7 @@ def threat_fp(m: Any, st: Any, c: int, z: int, t: int) -> bool:
 
 @_jit
 def mark_big(m: Any, st: Any, e: int, value: bool) -> None:
-    """``fight._mark`` for a big enemy: every square it threatens."""
+    """``movement._mark`` for a big enemy: every square it threatens."""
     w = m.width
     r = m.bz_radius
     box = m.bz_box
@@ -119,7 +119,7 @@ def occupy(m: Any, st: Any, o: int, stop: bool, passable: bool) -> None:
 
 @_jit
 def search_big(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_start: bool) -> None:
-    """``fight._search`` for a big mover (the per-square arrays set): the grid's search with squeezing; per
+    """``movement._search`` for a big mover (the per-square arrays set): the grid's search with squeezing; per
     anchor of its full space, ``st.best_cost``, ``st.best_prov`` and ``st.best_state`` of the best state where it
     may stop (-1 elsewhere), as the one-square search leaves them: among equally cheap states the one the engine's
     search settles first (``bigpath.store_best``), whose path ``find_path`` walks back."""
@@ -213,7 +213,7 @@ def can_aoo_fp(m: Any, st: Any, e: int, c: int) -> bool:
 
 @_jit
 def attack_numbers_fp(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, int, int]:
-    """``fight._attack_numbers`` between spaces: reach, range, cover and flanking (``space.attack_geometry``)."""
+    """``attacks._attack_numbers`` between spaces: reach, range, cover and flanking (``space.attack_geometry``)."""
     w = m.width
     pa, sa = st.pos[a], m.fside[a]
     pt, stt = st.pos[t], m.fside[t]
@@ -250,7 +250,7 @@ def attack_numbers_fp(m: Any, st: Any, a: int, k: int, t: int) -> tuple[bool, in
 def approach_fp(m: Any, st: Any, c: int, t: int) -> int:
     """``SimplePolicy._approach`` between spaces: the anchor of one move nearest ``t``'s space (flanking it with
     an ally next to it if possible, then the cheapest, then the lowest x, y); -1 if none is nearer than here.
-    Reads the search of ``fight._prepare_move``."""
+    Reads the search of ``movement._prepare_move``."""
     w = m.width
     pt, stt = st.pos[t], m.fside[t]
     sc = m.fside[c]

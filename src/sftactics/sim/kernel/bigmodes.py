@@ -82,7 +82,7 @@ def _jit(fn: _F) -> _F:
 
 _INF = 1 << 62
 _PROV_MASK = (1 << PROV_BITS) - 1
-_DIAG = 4  # ``fight.DIAG``: the scalar of the diagonals counted this turn
+_DIAG = 4  # ``books.DIAG``: the scalar of the diagonals counted this turn
 #: The largest map on which the kernel plays a flier of several squares: its search keeps 72 states a square.
 BIG_FLY_MAX_SQUARES = 10_000
 

@@ -10,7 +10,7 @@ of an attack, VIS-03, VIS-04). The kernel asks the same here:
   map's own light array (``Model.fp_lit``);
 * :func:`fp_line_of_sight` / :func:`fp_line_of_effect`: the grid package's answer for two spaces, kept in the
   map's pair table and cover cache (``sight.line_between``, which one-square spaces use too);
-* :func:`sight_pair` and :func:`geo_miss`: ``fight._sight_pair`` and ``fight._geo_miss`` between spaces;
+* :func:`sight_pair` and :func:`geo_miss`: ``books._sight_pair`` and ``books._geo_miss`` between spaces;
 * :func:`seek_field`: ``encounter.seek.distance_field`` for a big mover (the grid's search with squeezing, no
   creatures, every anchor where the space may stop: the squeezed ones too), so that a big creature goes looking
   for foes as the engine's ``sim.search.Seeker`` makes it.
@@ -81,7 +81,7 @@ def _out(st: Any, c: int) -> bool:
 
 @_jit
 def sight_pair(m: Any, st: Any, o: int, t: int) -> None:
-    """``fight._sight_pair`` between spaces: vision observes along a line of sight between the two spaces (in
+    """``books._sight_pair`` between spaces: vision observes along a line of sight between the two spaces (in
     the dark, where the target's best-lit square is dark, as far as darkvision reaches the nearest squares);
     without it a line of effect lets a blindsense within reach, or hearing a foe fighting, locate it."""
     pa, sa = st.pos[o], m.fside[o]
@@ -103,7 +103,7 @@ def sight_pair(m: Any, st: Any, o: int, t: int) -> None:
 
 @_jit
 def geo_miss(m: Any, st: Any, a: int, t: int) -> int:
-    """``fight._geo_miss`` for a space: the light on the target's best-lit square (``light_concealment``)."""
+    """``books._geo_miss`` for a space: the light on the target's best-lit square (``light_concealment``)."""
     lit = m.fp_lit[m.fside[t], st.pos[t]]
     if lit == _DARK and m.dark_miss[a]:
         return TOTAL_MISS

@@ -10,7 +10,7 @@ table per footprint side and anchor (:func:`squeeze_table`, ``Model.fp_sqz``) wh
 
 The tactical policy weighs its options with the creatures as they are (``_Turn.table`` reads the attacker's and
 the target's effects, the squeezing one too), also for the spaces the actor only considers moving to: when it
-takes a fresh look (``tactics._begin``) :func:`note` writes who stands squeezed into the ``st.body`` column
+takes a fresh look (``tacturn._begin``) :func:`note` writes who stands squeezed into the ``st.body`` column
 :data:`SQUEEZED`, and its numbers read that column (:func:`held`), not the space under consideration.
 """
 

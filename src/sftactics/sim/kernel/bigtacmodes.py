@@ -35,7 +35,7 @@ __all__ = ["best_full_fly", "first_move_fly", "second_move_fly", "seek_field_fly
 
 _INF = 1 << 62
 _MASK = (1 << PROV_BITS) - 1
-_DIAG = 4  # ``fight.DIAG``: the scalar of the diagonals counted this turn
+_DIAG = 4  # ``books.DIAG``: the scalar of the diagonals counted this turn
 
 
 @_jit

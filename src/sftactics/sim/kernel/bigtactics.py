@@ -26,28 +26,23 @@ import numpy as np
 from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel import bigsqueeze as _sqz
 from sftactics.sim.kernel import bigtacmodes as _tm
+from sftactics.sim.kernel import tacplaces as _tplaces
+from sftactics.sim.kernel import tacturn as _tturn
+from sftactics.sim.kernel.attacks import _one_attack
 from sftactics.sim.kernel.blasts import ON_NEGATES
-from sftactics.sim.kernel.fight import (
+from sftactics.sim.kernel.books import (
     CHARGE_PENALTY,
     DIAG,
     FRESH,
     MOVE,
     STD,
-    _burst_has,
-    _burst_hits,
-    _check_end,
-    _clear,
     _down_now,
     _in_zone,
     _jit,
-    _move,
-    _occupancy,
-    _one_attack,
     _out,
-    _prepare_move,
     _sight_refresh,
-    _unmark,
 )
+from sftactics.sim.kernel.flow import _check_end
 from sftactics.sim.kernel.flymemo import last_entry, pin, scratch
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
@@ -59,7 +54,9 @@ from sftactics.sim.kernel.footprints import (
     state_of,
 )
 from sftactics.sim.kernel.geo import PROV_BITS, distance_ft, flank_line, step_cost, threatens
+from sftactics.sim.kernel.grenades import _burst_has, _burst_hits
 from sftactics.sim.kernel.modes import HEADINGS
+from sftactics.sim.kernel.movement import _clear, _move, _occupancy, _prepare_move, _unmark
 
 _INF = 1 << 62
 _MASK = (1 << PROV_BITS) - 1
@@ -208,7 +205,7 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
     (``st.r2c``, with its state in ``st.r2s``), -1 where its full space cannot stop."""
     if st.t_n[3] >= actions:
         return
-    _tac._done(m, st)  # the planning search's paths share the big search's buffers: it is made again when needed
+    _tturn._done(m, st)  # the planning search's paths share the big search's buffers: it is made again when needed
     _anchors(m, st, c)
     _keep_moves(m, st, c, actions)
     n = m.width * m.height
@@ -284,7 +281,7 @@ def midpoint_big(m: Any, st: Any, me: int, goal: int, speed: int) -> int:
     two searches are :func:`reach_big`'s of this look when it made them for ``me``, else made again."""
     if st.r2s[goal] < 0:
         return -1
-    _tac._done(m, st)
+    _tturn._done(m, st)
     if not (st.t_n[3] >= 2 and st.t_n[6] == me and m.bw_kept[0] == me):
         _anchors(m, st, me)
         _keep_moves(m, st, me, 2)
@@ -354,13 +351,13 @@ def guarded_steps_big(m: Any, st: Any, me: int, out_from: int) -> int:
 def provokers_big(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
     """``_provokers`` for a big mover: on the path of its planning search, each space it leaves while a foe that
     could react threatens a square of it."""
-    _tac._search_a(m, st, me)
+    _tturn._search_a(m, st, me)
     n = 0
     total = 0.0
     squares, leaving, sides = _big.path_big(m, st, me, sq)
     if squares.shape[0] == 0:
         for i in range(st.t_n[2]):
-            total += _tac._aoo_one(m, st, st.t_zones[i], me)
+            total += _tplaces._aoo_one(m, st, st.t_zones[i], me)
         return st.t_n[2], total
     for li in range(leaving.shape[0]):
         q = squares[leaving[li]]
@@ -370,7 +367,7 @@ def provokers_big(m: Any, st: Any, me: int, sq: int) -> tuple[int, float]:
                 e = st.threat_ids[i]
                 if m.rank[e] == r and _big.threat_space(m, st, e, m.zone[e], q, s):
                     n += 1
-                    total += _tac._aoo_one(m, st, e, me)
+                    total += _tplaces._aoo_one(m, st, e, me)
     return n, total
 
 
@@ -428,10 +425,10 @@ def grenade_from(m: Any, st: Any, me: int, sq: int) -> tuple[bool, float, int, i
                     continue
                 p_half = m.g_half[me, k, e, st.body[e, _sqz.SQUEEZED]]
                 if m.g_mode[me, k, 1] == ON_NEGATES:  # a success keeps it all off (SV-09)
-                    v = _tac._grenade_value(m, st, me, k, e, p_land * (1 - p_half), 0.0)
+                    v = _tplaces._grenade_value(m, st, me, k, e, p_land * (1 - p_half), 0.0)
                 else:
-                    v = _tac._grenade_value(m, st, me, k, e, p_land, p_half)
-                value += v + _tac._rider_value(m, st, me, k, e, p_land * (1 - p_half))
+                    v = _tplaces._grenade_value(m, st, me, k, e, p_land, p_half)
+                value += v + _tplaces._rider_value(m, st, me, k, e, p_land * (1 - p_half))
             if not found or value > best_v:
                 found = True
                 best_v, best_k, best_p = value, k, p
@@ -520,8 +517,3 @@ def charge_fp(m: Any, st: Any, me: int, t: int, k: int) -> bool:
     _sight_refresh(m, st, me)  # the command ends here (``_move`` leaves a charge's refresh to it)
     _check_end(m, st)
     return True
-
-
-# the tactical kernel builds on this module and this one on its helpers: imported last (numba resolves the names
-# when it compiles, after both are loaded)
-from sftactics.sim.kernel import tactics as _tac  # noqa: E402  (its functions call these)

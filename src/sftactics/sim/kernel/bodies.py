@@ -53,7 +53,7 @@ LINGER_ROUNDS = injury.LINGER_ROUNDS
 #: Columns of the model's ``start_ticks`` (a bleed or burn a creature starts with): dice count, sides, flat part,
 #: damage profile (-1: none).
 T_N, T_S, T_FLAT, T_PROF = range(4)
-#: Burning instances a creature may start with (the fight keeps ``fight.BURNS``).
+#: Burning instances a creature may start with (the fight keeps ``books.BURNS``).
 START_BURNS = 8
 #: Conditions a creature may start with, without a duration, whose numbers the model's tables already hold
 #: (computed on the creature as it starts): they change nothing else the kernel plays.

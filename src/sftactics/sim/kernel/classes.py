@@ -44,34 +44,33 @@ import numpy as np
 
 from sftactics.sim.class_choices import MARK_SHARE
 from sftactics.sim.kernel import bigtactics as _bt
+from sftactics.sim.kernel import tacplaces as _tplaces
+from sftactics.sim.kernel import tacsquares as _tsquares
 from sftactics.sim.kernel import tactics as _tac
-from sftactics.sim.kernel.fight import (
+from sftactics.sim.kernel import tacturn as _tturn
+from sftactics.sim.kernel.attacks import _attack_numbers, _one_attack, _provoke_all
+from sftactics.sim.kernel.books import (
     ENDED,
     FRESH,
     MOVE,
     ROUND,
     RP_SPENT,
     STD,
-    _attack_now,
-    _attack_numbers,
     _can,
-    _check_end,
     _die,
     _geo_miss,
     _jit,
     _knows,
     _log,
-    _move,
-    _one_attack,
     _out,
-    _prepare_move,
-    _provoke_all,
     _sight_refresh,
     _spend,
-    _unmark,
 )
+from sftactics.sim.kernel.flow import _check_end
 from sftactics.sim.kernel.footprints import fp_distance_ft
+from sftactics.sim.kernel.movement import _move, _prepare_move, _unmark
 from sftactics.sim.kernel.sight import CONCEALMENT_MISS
+from sftactics.sim.kernel.simple import _attack_now
 from sftactics.sim.kernel.specials import T_ALLIES, T_SELF
 from sftactics.sim.kernel.tables import NEED_HI, NEED_LO
 
@@ -140,7 +139,7 @@ def first_heal(m: Any, st: Any, me: int, need: Any, self_move: bool) -> tuple[in
         j = _best(m, st, me, T_SELF)
         if j >= 0:
             return 1, j
-    if not _tac._can_full(m, st, me):
+    if not _tsquares._can_full(m, st, me):
         return 0, -1
     first = -1
     for j in range(ab.ok.shape[1]):  # ``burst[0]``: the first such heal in the stat block's order
@@ -243,7 +242,7 @@ def rider_roll(m: Any, st: Any, a: int, k: int, times: int) -> int:
 def trick_attack(m: Any, st: Any, c: int, t: int, k: int, dest: int) -> bool:
     """``class_moves._rider`` with weapon ``k`` on ``t`` (``dest`` >= 0: moving there first); False when the
     engine refuses the command (nothing happened)."""
-    if not _tac._can_full(m, st, c) or st.dead[t] or not _tac._loaded(m, st, c, k, 1):
+    if not _tsquares._can_full(m, st, c) or st.dead[t] or not _tplaces._loaded(m, st, c, k, 1):
         return False
     if dest >= 0 and dest != st.pos[c]:
         nthreat = _prepare_move(m, st, c)
@@ -304,12 +303,12 @@ def simple(m: Any, st: Any, c: int, t: int, weapon: int) -> bool:
     """``class_choices.simple_rider`` (a trick attack on ``t`` from here with the first weapon that qualifies
     and reaches), else ``simple_mark`` (mark ``t``, then attack it with ``weapon``): True when one was used."""
     rm = m.rm
-    if rm.rider[c] >= 0 and _tac._can_full(m, st, c):
+    if rm.rider[c] >= 0 and _tsquares._can_full(m, st, c):
         for k in range(m.w_ok.shape[1]):
             usable = m.w_ok[c, k] and m.w_attack[c, k] and rm.r_ok[c, k] and _attack_numbers(m, st, c, k, t)[0]
             if usable and trick_attack(m, st, c, t, k, -1):
                 return True
-    if rm.mark[c] >= 0 and _can(m, st, c, 1) and _tac._move_then_standard(m, st, c) and not st.dead[t]:
+    if rm.mark[c] >= 0 and _can(m, st, c, 1) and _tsquares._move_then_standard(m, st, c) and not st.dead[t]:
         if rm.mk_rng[c] > 0 and _dist(m, st, c, t) > rm.mk_rng[c]:
             return False
         do_mark(m, st, c, t)
@@ -325,7 +324,7 @@ def _rider_value(m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, 
     """``class_choices.rider_value``: the check's chance times the attack with the extra dice on a flat-footed
     target, plus the failed check's chance times the plain attack."""
     rm = m.rm
-    plain = _tac._attack_value(m, st, me, t, k, bonus, ac, 1, placed)
+    plain = _tturn._attack_value(m, st, me, t, k, bonus, ac, 1, placed)
     p = rm.r_p[me, t]
     acb = ac + rm.ff_val[me, k, t, 1 if st.surprised[t] else 0]
     need = min(max(acb - bonus, NEED_LO), NEED_HI) - NEED_LO
@@ -334,14 +333,14 @@ def _rider_value(m: Any, st: Any, me: int, t: int, k: int, bonus: int, ac: int, 
         g = _geo_miss(m, st, me, t)
         x = m.miss_slot[0 if g == 0 else (1 if g == CONCEALMENT_MISS else 2)]
     off, ln, hit = rm.b_off[me, k, t, need, x], rm.b_len[me, k, t, need, x], rm.b_hit[me, k, t, need, x]
-    boosted = _tac._value(m, st, me, t, rm.b_val, rm.b_prob, off, ln, hit)
+    boosted = _tturn._value(m, st, me, t, rm.b_val, rm.b_prob, off, ln, hit)
     return float(p * boosted + (1 - p) * plain)
 
 
 @_jit
 def _rough(m: Any, st: Any, me: int, sq: int, t: int, k: int) -> tuple[bool, int, int]:
     """``_Turn._rough_geometry``'s numbers from ``sq`` (reach or range, flanking by position, the cover hint)."""
-    if not _tac._in_reach_or_range(m, st, me, sq, t, k):
+    if not _tplaces._in_reach_or_range(m, st, me, sq, t, k):
         return False, 0, 0
     pt = st.pos[t]
     if m.w_melee_geom[me, k]:  # between spaces (``footprint_distance_ft``, ``flank_line``): a big foe's too
@@ -350,9 +349,13 @@ def _rough(m: Any, st: Any, me: int, sq: int, t: int, k: int) -> tuple[bool, int
             if _bt.flanks_at(m, st, me, sq, st.t_friends[f], t):
                 flank = True
                 break
-        return True, _tac._atk(m, st, me, k, t) + (m.flank_bonus if flank else 0), _tac._ac(m, st, me, k, t)
-    bonus = _tac._atk(m, st, me, k, t) + m.w_range[me, k, _bt.dist_at(m, st, me, sq, t) // 5]
-    return True, bonus, _tac._ac(m, st, me, k, t) + (m.cover_ac[_tac.COVER] if _tac._covered_from(m, pt, sq) else 0)
+        return True, _tturn._atk(m, st, me, k, t) + (m.flank_bonus if flank else 0), _tturn._ac(m, st, me, k, t)
+    bonus = _tturn._atk(m, st, me, k, t) + m.w_range[me, k, _bt.dist_at(m, st, me, sq, t) // 5]
+    return (
+        True,
+        bonus,
+        _tturn._ac(m, st, me, k, t) + (m.cover_ac[_tturn.COVER] if _tplaces._covered_from(m, pt, sq) else 0),
+    )
 
 
 @_jit
@@ -364,7 +367,7 @@ def _rider_plans(m: Any, st: Any, me: int) -> bool:
     squares[0] = here
     nsq = 1
     if rm.r_move[me]:
-        n = _tac._candidates(m, st, me)
+        n = _tsquares._candidates(m, st, me)
         ns = 0
         for j in range(n):
             q = st.cand[j]
@@ -382,21 +385,21 @@ def _rider_plans(m: Any, st: Any, me: int) -> bool:
                         best = max(best, _rider_value(m, st, me, t, k, bonus, ac, False))
             st.pos[me] = here
             if best > 0:
-                st.fkeys[ns, 0] = -(best - _tac._risk_cost(m, st, me, q, False))
+                st.fkeys[ns, 0] = -(best - _tplaces._risk_cost(m, st, me, q, False))
                 st.fkeys[ns, 1] = (q % m.width) * 10_000 + q // m.width
                 st.fkeys[ns, 2] = 0
                 st.sqs2[ns] = q
                 ns += 1
         order = np.empty(3, dtype=np.int64)
-        top = _tac._pick(st.fkeys, ns, 3, order)
+        top = _tsquares._pick(st.fkeys, ns, 3, order)
         for j in range(top):
             squares[nsq] = st.sqs2[order[j]]
             nsq += 1
     found = False
     for s in range(nsq):
         q = squares[s]
-        cost = _tac._risk_cost(m, st, me, q, True) + (0.0 if q == here else _tac._aoo_path(m, st, me, q))
-        aoo_end = _tac._aoo_here(m, st, me, q)
+        cost = _tplaces._risk_cost(m, st, me, q, True) + (0.0 if q == here else _tplaces._aoo_path(m, st, me, q))
+        aoo_end = _tplaces._aoo_here(m, st, me, q)
         for i in range(st.t_n[0]):
             t = st.t_foes[i]
             if not _knows(m, st, me, t):
@@ -404,10 +407,10 @@ def _rider_plans(m: Any, st: Any, me: int) -> bool:
             for k in range(m.w_ok.shape[1]):
                 if not (m.w_ok[me, k] and m.w_attack[me, k] and rm.r_ok[me, k]):
                     continue
-                if not _tac._in_reach_or_range(m, st, me, q, t, k):
+                if not _tplaces._in_reach_or_range(m, st, me, q, t, k):
                     continue
                 st.pos[me] = q
-                ok, bonus, ac = _tac._exact(m, st, me, k, t)
+                ok, bonus, ac = _tturn._exact(m, st, me, k, t)
                 v = _rider_value(m, st, me, t, k, bonus, ac, True) if ok else 0.0
                 st.pos[me] = here
                 if not ok:
@@ -416,7 +419,7 @@ def _rider_plans(m: Any, st: Any, me: int) -> bool:
                 if not m.w_is_melee[me, k]:
                     v -= aoo_end
                 a = t if q == here else t + m.n * (q + 1)
-                _tac._keep(st, v, 1, C_TRICK, a, k, _tac.C_NONE, 0, 0, _tac.L_OTHER, False, t)
+                _tac._keep(st, v, 1, C_TRICK, a, k, _tturn.C_NONE, 0, 0, _tturn.L_OTHER, False, t)
                 found = True
     return found
 
@@ -426,10 +429,10 @@ def _mark_gain(m: Any, st: Any, me: int, t: int, bonus: int) -> float:
     """``class_choices.mark_gain``: +``bonus`` on the side's attack rolls against ``t`` for a round."""
     one = np.empty(1, dtype=np.int64)
     one[0] = t
-    extra = MARK_SHARE * bonus * _tac._dpr(m, st, me, one, 1)
+    extra = MARK_SHARE * bonus * _tturn._dpr(m, st, me, one, 1)
     for f in range(st.t_n[1]):
-        extra += MARK_SHARE * bonus * _tac._dpr(m, st, st.t_friends[f], one, 1)
-    return float(_tac._threat(m, st, me, t) * min(1.0, extra / _tac._pool(st, t)))
+        extra += MARK_SHARE * bonus * _tturn._dpr(m, st, st.t_friends[f], one, 1)
+    return float(_tturn._threat(m, st, me, t) * min(1.0, extra / _tturn._pool(st, t)))
 
 
 @_jit
@@ -437,14 +440,14 @@ def _mark_plans(m: Any, st: Any, me: int, stay_cost: float) -> bool:
     """``class_choices.mark_plans``: the mark and each attack from here on a foe in its range."""
     rm = m.rm
     here = st.pos[me]
-    n = _tac._attacks_from(m, st, me, here, False, True)
+    n = _tplaces._attacks_from(m, st, me, here, False, True)
     if n == 0:
         return False
-    aoo_here = _tac._aoo_here(m, st, me, here)
+    aoo_here = _tplaces._aoo_here(m, st, me, here)
     b = rm.mk_bonus[me]
     found = False
     for j in range(n):
-        if st.o_c[j] != _tac.C_ATTACK:
+        if st.o_c[j] != _tturn.C_ATTACK:
             continue
         t, k, v = st.o_t[j], st.o_k[j], st.o_v[j]
         if rm.mk_rng[me] > 0 and _dist(m, st, me, t) > rm.mk_rng[me]:
@@ -452,7 +455,7 @@ def _mark_plans(m: Any, st: Any, me: int, stay_cost: float) -> bool:
         gain = _mark_gain(m, st, me, t, b)
         boosted = v * (1 + MARK_SHARE * b)
         cost = stay_cost + (aoo_here if not m.w_is_melee[me, k] else 0.0)
-        _tac._keep(st, boosted + gain - cost, 2, C_MARK, t, 0, _tac.C_ATTACK, t, k, _tac.L_OTHER, False, t)
+        _tac._keep(st, boosted + gain - cost, 2, C_MARK, t, 0, _tturn.C_ATTACK, t, k, _tturn.L_OTHER, False, t)
         found = True
     return found
 
@@ -462,9 +465,9 @@ def plans(m: Any, st: Any, me: int, stay_cost: float) -> bool:
     """``class_choices.class_plans`` into the turn's best plan; True when one was weighed (an offensive plan)."""
     rm = m.rm
     found = False
-    if rm.rider[me] >= 0 and _tac._can_full(m, st, me):
+    if rm.rider[me] >= 0 and _tsquares._can_full(m, st, me):
         found = _rider_plans(m, st, me)
-    if rm.mark[me] >= 0 and _tac._move_then_standard(m, st, me) and _can(m, st, me, 1):
+    if rm.mark[me] >= 0 and _tsquares._move_then_standard(m, st, me) and _can(m, st, me, 1):
         found = _mark_plans(m, st, me, stay_cost) or found
     return found
 

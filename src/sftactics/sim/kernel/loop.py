@@ -1,5 +1,5 @@
 """A whole fight and a batch of fights in the compiled kernel: the engine's round loop with each combatant's
-policy (:data:`~sftactics.sim.kernel.fight.POLICY_SIMPLE` or ``POLICY_TACTICAL``, per combatant in ``st.pol``).
+policy (:data:`~sftactics.sim.kernel.books.POLICY_SIMPLE` or ``POLICY_TACTICAL``, per combatant in ``st.pol``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sftactics.sim.kernel import corrode as _corrode
-from sftactics.sim.kernel.fight import (
+from sftactics.sim.kernel.books import (
     COLUMNS,
     CONCEDED,
     CUR,
@@ -28,16 +28,12 @@ from sftactics.sim.kernel.fight import (
     ROUND,
     WINNER,
     _able_side,
-    _can_choose,
-    _end_turn,
-    _expire,
-    _initiative,
     _jit,
     _log,
-    _reset,
-    _simple_turn,
-    _start_turn,
 )
+from sftactics.sim.kernel.fight import _reset
+from sftactics.sim.kernel.flow import _can_choose, _end_turn, _expire, _initiative, _start_turn
+from sftactics.sim.kernel.simple import _simple_turn
 from sftactics.sim.kernel.tactics import concede, end_by_concession, tactical_turn
 
 

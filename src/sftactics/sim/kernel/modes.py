@@ -366,7 +366,7 @@ def fly_second_move(
     b1: int,
     inf: int,
 ) -> None:
-    """The second move of ``reachable``'s double move for a flier (``tactics._second_move`` with headings):
+    """The second move of ``reachable``'s double move for a flier (``tacturn._second_move`` with headings):
     seeded from every state of the first move's search (``st.dist2``) where the flier may stop, each keeping
     the heading it arrived with, keyed by the feet of the first move; ranked by the feet of the second move
     and then the total; per square the state with the lowest total (then the lowest state number) into

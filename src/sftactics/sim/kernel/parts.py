@@ -7,7 +7,7 @@ DR shared by the kinetic portions, each energy resistance once per attack, incor
 riders negated when nothing is left). What the defenses leave depends on every part's total together, so the
 model keeps, per target and weapon, the engine's answer for every combination of the parts' totals
 (:func:`fields`; ``mitigate`` itself fills the table), and the kernel only rolls the dice and looks it up
-(``fight._parts_damage``).
+(``attacks._parts_damage``).
 
 The kernel plays a weapon of several parts when each part has at most one kind of die, no part (with the bonus)
 is negative (so the total is never below 1 and minimum damage, DMG-05, never comes up), and the table of every
