@@ -21,7 +21,7 @@ from sftactics.grid.map import GridMap, parse_map
 from sftactics.grid.movement import Mover, Occupant, find_path, price_path, reachable
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size, threatened_squares
-from sftactics.sim.kernel import geo
+from sftactics.sim.kernel import coverkind, geo
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # floor is the most common square; then difficult, impassable, low, cover object, soft cover, concealing,
@@ -454,11 +454,11 @@ def test_cover_kind_equals_cover(case: tuple[GridMap, Square, Square, list[Squar
         grid, Footprint(*a), Footprint(*t), ranged=ranged, creatures=[Footprint(*s) for s in crowd], explain=False
     ).kind
     for _ in range(2):
-        assert geo.cover_kind(
+        assert coverkind.cover_kind(
             cache, pair, map_id, w, a[1] * w + a[0], t[1] * w + t[0], ranged, squares, len(squares)
         ) == int(expected)
     reactor, provoker = a[1] * w + a[0], t[1] * w + t[0]
-    assert geo.can_aoo_geometry(cache, pair, map_id, reactor, provoker) == can_make_attack_of_opportunity(
+    assert coverkind.can_aoo_geometry(cache, pair, map_id, reactor, provoker) == can_make_attack_of_opportunity(
         grid, Footprint(*a), Footprint(*t)
     )
 
@@ -472,9 +472,9 @@ def test_a_creature_in_line_gives_soft_cover_through_the_cache() -> None:
     pair = geo.pair_table(map_id)
     for a, t, between in (((0, 4), (8, 4), (4, 4)), ((4, 0), (4, 8), (4, 5)), ((0, 0), (6, 6), (3, 3))):
         crowd = np.array([between[1] * w + between[0]], dtype=np.int32)
-        got = geo.cover_kind(cache, pair, map_id, w, a[1] * w + a[0], t[1] * w + t[0], True, crowd, 1)
+        got = coverkind.cover_kind(cache, pair, map_id, w, a[1] * w + a[0], t[1] * w + t[0], True, crowd, 1)
         assert got == int(CoverKind.SOFT)
-        assert geo.cover_kind(cache, pair, map_id, w, a[1] * w + a[0], t[1] * w + t[0], False, crowd, 1) == 0
+        assert coverkind.cover_kind(cache, pair, map_id, w, a[1] * w + a[0], t[1] * w + t[0], False, crowd, 1) == 0
 
 
 @pytest.mark.rule("MOD-07", "MOD-11")
@@ -496,16 +496,18 @@ def test_cover_cache_asks_python_once_per_key() -> None:
     pair = geo.pair_table(map_id)
     crowd = np.array([1 * w + 3, 3 * w + 7], dtype=np.int32)  # (3, 1) in the box, (7, 3) outside it
     before = geo.cover_fallback_calls()
-    first = geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 2)
+    first = coverkind.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 2)
     # two questions: the walls alone (no cover there, a key every fight shares), then with the creature
     assert first < int(CoverKind.COVER)
     assert geo.cover_fallback_calls() == before + 2
-    assert geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 2) == first
-    assert geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 1) == first  # same key: (7, 3) is outside
+    assert coverkind.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 2) == first
+    assert (
+        coverkind.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, crowd, 1) == first
+    )  # same key: (7, 3) is outside
     twice = np.array([1 * w + 3, 0, 1 * w + 3, 3 * w + 5], dtype=np.int32)  # a duplicate, the attacker, the target
-    assert geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, twice, 4) == first  # still the same key
+    assert coverkind.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, twice, 4) == first  # still the same key
     assert geo.cover_fallback_calls() == before + 2
-    assert geo.can_aoo_geometry(cache, pair, map_id, 0, 3 * w + 5) == geo.can_aoo_geometry(
+    assert coverkind.can_aoo_geometry(cache, pair, map_id, 0, 3 * w + 5) == coverkind.can_aoo_geometry(
         cache, pair, map_id, 0, 3 * w + 5
     )
     assert geo.cover_fallback_calls() == before + 3
@@ -516,7 +518,7 @@ def test_cover_cache_asks_python_once_per_key() -> None:
     ).kind
     size = len(cache)
     for k in range(2):
-        assert geo.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, many, len(many)) == int(expected)
+        assert coverkind.cover_kind(cache, pair, map_id, w, 0, 3 * w + 5, True, many, len(many)) == int(expected)
         assert geo.cover_fallback_calls() == before + 4 + k  # the walls-alone answer is known already
     assert len(cache) == size
     with pytest.raises(KeyError):
@@ -539,6 +541,6 @@ def test_cover_on_the_benchmark_map() -> None:
         a, t = spots[int(i)], spots[int(j)]
         ai, ti = a[1] * w + a[0], t[1] * w + t[0]
         expected = cover(grid, Footprint(*a), Footprint(*t), creatures=[Footprint(*s) for s in crowd], explain=False)
-        assert geo.cover_kind(cache, pair, map_id, w, ai, ti, True, squares, len(squares)) == int(expected.kind)
+        assert coverkind.cover_kind(cache, pair, map_id, w, ai, ti, True, squares, len(squares)) == int(expected.kind)
         aoo = can_make_attack_of_opportunity(grid, Footprint(*a), Footprint(*t), options=DEFAULT_OPTIONS)
-        assert geo.can_aoo_geometry(cache, pair, map_id, ai, ti) == aoo
+        assert coverkind.can_aoo_geometry(cache, pair, map_id, ai, ti) == aoo

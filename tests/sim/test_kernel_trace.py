@@ -18,7 +18,7 @@ from sftactics.grid.geometry import Footprint
 from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.map import GridMap, parse_map
 from sftactics.grid.options import GridOptions
-from sftactics.sim.kernel import geo
+from sftactics.sim.kernel import coverkind, geo
 from sftactics.sim.kernel import trace as kt
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -148,6 +148,8 @@ def test_a_cache_miss_asks_the_compiled_lines() -> None:
     assert kt._tables(map_id) is not None
     others = np.full(9, -1, dtype=np.int64)
     a, t = 0, 2 * 4 + 2
-    assert geo._cover_from_grid(map_id, a, t, 1, others, 0) == int(cover(grid, Footprint(0, 0), Footprint(2, 2)).kind)
+    assert coverkind._cover_from_grid(map_id, a, t, 1, others, 0) == int(
+        cover(grid, Footprint(0, 0), Footprint(2, 2)).kind
+    )
     many = parse_map("\n".join(["." * 100] * 30) + "\n\nwall 0,0..99,29 N S E W").map  # 6,130 edges
     assert kt._tables(geo.register_map(many)) is None

@@ -52,7 +52,8 @@ from sftactics.sim.kernel.books import (
     _out,
     _staggered,
 )
-from sftactics.sim.kernel.geo import can_aoo_geometry, cover_kind, distance_ft, flank_line, threatens
+from sftactics.sim.kernel.coverkind import can_aoo_geometry, cover_kind
+from sftactics.sim.kernel.geo import distance_ft, flank_line, threatens
 from sftactics.sim.kernel.injury import _damage
 from sftactics.sim.kernel.sight import LOCATED, OBSERVING, TOTAL_MISS
 

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY
 from sftactics.sim.kernel import setup as _setup
+from sftactics.sim.kernel.bigcover import fp_can_aoo_geometry, fp_cover_kind
 from sftactics.sim.kernel.bigmodes import path_big_fly, search_big_fly
 from sftactics.sim.kernel.bigpath import store_best
 from sftactics.sim.kernel.bodies import base_numbers
@@ -28,8 +29,6 @@ from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
     anchor_provoking,
     big_walk_search,
-    fp_can_aoo_geometry,
-    fp_cover_kind,
     fp_distance_ft,
     fp_flank_line,
     fp_reaches,

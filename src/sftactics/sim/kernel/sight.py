@@ -38,7 +38,8 @@ from sftactics.grid.geometry import Footprint, footprint_distance_ft
 from sftactics.grid.lines import has_line_of_effect, has_line_of_sight
 from sftactics.grid.map import Feature, GridMap, Light
 from sftactics.sf1e import senses
-from sftactics.sim.kernel.geo import _MAPS, COVER_CACHE_LIMIT, PAIR_LOE, PAIR_LOS, _jit, _objmode, pair_get, pair_put
+from sftactics.sim.kernel.coverkind import _objmode
+from sftactics.sim.kernel.geo import _MAPS, COVER_CACHE_LIMIT, PAIR_LOE, PAIR_LOS, _jit, pair_get, pair_put
 
 __all__ = [
     "CONCEALMENT_MISS",

@@ -41,7 +41,7 @@ def _dirs() -> list[tuple[int, int]]:
 
 def cover_sides(grid: Any) -> np.ndarray:
     """Per square, the directions from which a foe would find a cover object or low obstacle between them (the
-    tactical policy's cheap cover hint, ``policies._cover_sides``), as bits ``(sx + 1) * 3 + (sy + 1)``."""
+    tactical policy's cheap cover hint, ``policy_common._cover_sides``), as bits ``(sx + 1) * 3 + (sy + 1)``."""
     blocking = int(Feature.COVER | Feature.LOW)
     h, w = grid.height, grid.width
     blk = np.zeros((h + 2, w + 2), dtype=np.bool_)  # a frame of open squares around the map

@@ -508,7 +508,7 @@ def _tables(map_id: int) -> tuple[NDArray[np.uint8], NDArray[np.int64], bool, in
 
 
 def cover_answer(map_id: int, attacker: int, target: int, ranged: int, others: NDArray[np.int64], count: int) -> int:
-    """``geo._cover_from_grid``'s answer by :func:`fast_cover` (-1 where the grid package must answer)."""
+    """``coverkind._cover_from_grid``'s answer by :func:`fast_cover` (-1 where the grid package must answer)."""
     t = _tables(map_id)
     if t is None:
         return -1
@@ -530,7 +530,7 @@ def line_answer(map_id: int, a: int, b: int, sight: bool) -> int:
 def space_cover_answer(
     map_id: int, a: int, sa: int, t: int, stt: int, ranged: int, others: NDArray[np.int64], count: int
 ) -> int:
-    """``footprints._fp_cover_from_grid``'s answer by :func:`space_cover` (-1 where the grid package must answer);
+    """``bigcover._fp_cover_from_grid``'s answer by :func:`space_cover` (-1 where the grid package must answer);
     ``others[:count]``: the other creatures' spaces as ``anchor * 8 + side``."""
     t_ = _tables(map_id)
     if t_ is None:
