@@ -27,20 +27,9 @@ from sftactics.sf1e.conditions import (
     remove_condition,
     tick_expression,
 )
-from sftactics.sf1e.state import ConditionInstance, Creature
-from tests.builders import npc, pc, with_conditions
-
-ALL = sorted(CONDITIONS)
-
-BASE_SAVES = {"fort": 5, "ref": 3, "will": 1}
-
-
-def _c(*names: str) -> Creature:
-    return with_conditions(pc(), *names)
-
-
-def _atk(c: Creature, weapon: str, tags: frozenset[str] = frozenset()) -> int:
-    return stats.attack_bonus(c, c.stat.weapon(weapon), tags=tags).total
+from sftactics.sf1e.state import ConditionInstance
+from tests.builders import npc, pc
+from tests.sf1e.test_conditions import ALL, BASE_SAVES, _atk, _c
 
 
 def _inst(name: str, *, value: str | None = None, rounds: int | None = None, source: str = "") -> ConditionInstance:
