@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from sftactics.encounter.state import Encounter
-from sftactics.sim.kernel import bigtacmodes, bigtactics, flymemo, tacturn
+from sftactics.sim.kernel import bigpath, bigtacmodes, bigtactics, flymemo, tacturn
 from sftactics.sim.kernel import run as kernel_run
 from sftactics.sim.runner import fight_seed
 
@@ -161,3 +161,31 @@ def test_the_memory_keeps_what_fits_the_map() -> None:
     assert flymemo.entries(450, 8 * 9 * 450) == 48
     assert flymemo.entries(10_000, 8 * 9 * 10_000) == 4  # the largest map the kernel takes a big flier on
     assert flymemo.key_bytes(450) == 3_600 and flymemo.key_bytes(451) == 3_608
+
+
+@pytest.mark.rule("MOV-32")
+def test_each_kept_search_keeps_the_states_its_anchors_pick() -> None:
+    """``flymemo.anchor_states``, worked out once per kept search and read again on every recall, is per anchor
+    the state the search's own buffers give: the first the engine settles for a marked search
+    (``bigpath.settled_at``), the cheapest total for the double move's searches (``bigpath.best_full``)."""
+    enc = room2()
+    model, _ = _memo(enc)
+    _forget(model)
+    _play(enc, SEEDS[:6])
+    scal = model.fm_scal
+    n = model.width * model.height
+    heads = 9
+    seen = set()
+    for e in range(scal.shape[0]):
+        if scal[e, flymemo._STAMP] == 0 or scal[e, flymemo._BEST] == 0:
+            continue
+        kind = int(scal[e, flymemo._KIND])
+        stop = model.fm_key[e, 2 * n : 4 * n].astype(np.bool_).reshape(2, n)  # the occupancy it searched over
+        dist, parent = model.fm_dist[e], model.fm_parent[e]
+        if kind >= flymemo.MARKED:
+            want = [bigpath.settled_at(dist, parent, stop, q, heads) for q in range(n)]
+        else:
+            want = [bigpath.best_full(dist, stop, q, heads) for q in range(n)]
+        assert model.fm_best[e].tolist() == want
+        seen.add(kind >= flymemo.MARKED)
+    assert seen == {True, False}  # both kinds were kept and checked

@@ -46,8 +46,8 @@ from sftactics.grid.movement import MoveMode, Occupant, _Ctx
 from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size
 from sftactics.sim.kernel.bigbuckets import bucket_lanes, bucket_size, space_bucket_search
-from sftactics.sim.kernel.bigpath import settled_at, store_best
-from sftactics.sim.kernel.flymemo import MARKED, MARKED_CHARGING, claim, keep, recall
+from sftactics.sim.kernel.bigpath import settled_at, store_states
+from sftactics.sim.kernel.flymemo import MARKED, MARKED_CHARGING, anchor_states, claim, keep, recall
 from sftactics.sim.kernel.footprints import (
     BigPath,
     BigTables,
@@ -301,7 +301,7 @@ def big_fly_search(
 def search_big_fly(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_start: bool) -> None:
     """``bigfight.search_big`` for a flier: per anchor of its full space, ``st.best_cost``, ``st.best_prov`` and
     ``st.best_state`` of the best state where it may stop (the lowest key, then the one the engine's search settles
-    first: ``bigpath.store_best``)."""
+    first: ``bigpath.settled_at``, kept with the search: ``flymemo.anchor_states``)."""
     w, h = m.width, m.height
     g = m.bg[c]
     side = m.fside[c]
@@ -322,7 +322,7 @@ def search_big_fly(m: Any, st: Any, c: int, budget: int, charging: bool, exempt_
                        keys, budget, m.bw_pass, m.bw_stop, m.bw_k, m.bw_prov, True, charging,
                        m.hampered_diagonal_counts, -1, m.bw_dist, m.bw_parent, m.bw_heap)  # fmt: skip
         keep(m, entry, g, seed, budget, kind, -1)
-    store_best(m, st, HEADINGS)
+    store_states(m, st, anchor_states(m, HEADINGS, True))
 
 
 @_jit

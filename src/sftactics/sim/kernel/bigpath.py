@@ -21,9 +21,10 @@ from typing import Any
 
 from sftactics.sim.kernel.geo import PROV_BITS, _jit
 
-__all__ = ["first_settled", "settled_at", "store_best"]
+__all__ = ["best_full", "first_settled", "settled_at", "store_best", "store_states"]
 
 _INF = 1 << 62
+_MASK = (1 << PROV_BITS) - 1
 
 
 @_jit
@@ -53,6 +54,41 @@ def settled_at(dist: Any, parent: Any, stop: Any, q: int, heads: int) -> int:
     """:func:`first_settled` for the full space anchored at ``q`` (its ``4 * heads`` states start at ``q * 8 *
     heads``: anchor, squeezed, parity, shifted, heading), or -1 where the mover may not stop (``stop[0, q]``)."""
     return first_settled(dist, parent, q * 8 * heads, heads) if stop[0, q] else -1
+
+
+@_jit
+def best_full(dist: Any, stop: Any, q: int, heads: int) -> int:
+    """The state ``grid.movement.reachable`` keeps for the full space anchored at ``q`` (a search that marks
+    nothing: the lowest total, then the lowest state), or -1 where the mover may not stop (``stop[0, q]``) or the
+    search did not reach it; ``heads``: headings a state keeps (1 for a walker)."""
+    if not stop[0, q]:
+        return -1
+    per = 4 * heads  # (parity, shifted, heading) of the full space
+    first = q * 2 * per
+    best, bt = -1, _INF
+    for s in range(first, first + per):
+        d = dist[s]
+        if d < _INF and (d & _MASK) < bt:
+            bt, best = d & _MASK, s
+    return best
+
+
+@_jit
+def store_states(m: Any, st: Any, states: Any) -> None:
+    """:func:`store_best` from the states already picked per anchor (``flymemo.anchor_states``; -1: none)."""
+    dist = m.bw_dist
+    cost, prov, state = st.best_cost, st.best_prov, st.best_state
+    for q in range(states.shape[0]):
+        best = states[q]
+        if best < 0:
+            cost[q] = -1
+            prov[q] = -1
+            state[q] = -1
+        else:
+            bk = dist[best]
+            cost[q] = bk >> PROV_BITS
+            prov[q] = bk & _MASK
+            state[q] = best
 
 
 @_jit

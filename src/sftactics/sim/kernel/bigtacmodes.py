@@ -8,8 +8,6 @@ these, which read the flier's ``(((anchor * 2 + squeezed) * 2 + parity) * 2 + sh
 * :func:`first_move_fly` and :func:`second_move_fly`: ``grid.movement.reachable``'s two searches (nothing
   marked): one move from where the flier stands without a heading, then the second move of a double move from
   every state of the first where it may stop, keeping the heading it arrived with and keyed by the feet spent;
-* :func:`best_full_fly`: per anchor, the state ``reachable`` keeps for its full space (the lowest total, then the
-  lowest state);
 * :func:`seek_field_fly`: ``encounter.seek.distance_field`` for a big flier (``reachable`` with a far speed:
   turning costs included), for a flier going looking for its foes.
 
@@ -31,7 +29,7 @@ from sftactics.sim.kernel.flymemo import ONE_MOVE, SECOND_MOVE, claim, keep, rec
 from sftactics.sim.kernel.geo import PROV_BITS, _jit
 from sftactics.sim.kernel.modes import HEADINGS, NO_HEADING
 
-__all__ = ["best_full_fly", "first_move_fly", "second_move_fly", "seek_field_fly"]
+__all__ = ["first_move_fly", "second_move_fly", "seek_field_fly"]
 
 _INF = 1 << 62
 _MASK = (1 << PROV_BITS) - 1
@@ -86,22 +84,6 @@ def second_move_fly(m: Any, st: Any, c: int) -> None:
     entry = claim(m)  # (not the first move's entry: the most recently used)
     _search(m, c, seeds, keys, speed, m.bw_dist, m.bw_parent)
     keep(m, entry, g, seed, speed, SECOND_MOVE, -1)
-
-
-@_jit
-def best_full_fly(dist: Any, stop: Any, q: int) -> tuple[int, int]:
-    """``bigtactics._best_full`` for a flier's states: (total feet, state) of the cheapest state of the full space
-    at anchor ``q`` where it may stop, or (-1, -1)."""
-    if not stop[0, q]:
-        return -1, -1
-    per = 4 * HEADINGS  # (parity, shifted, heading) of the full space
-    first = q * 2 * per
-    best, bt = -1, _INF
-    for s in range(first, first + per):
-        d = dist[s]
-        if d < _INF and (d & _MASK) < bt:
-            bt, best = d & _MASK, s
-    return (int(bt), best) if best >= 0 else (-1, -1)
 
 
 @_jit

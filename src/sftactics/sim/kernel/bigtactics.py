@@ -43,7 +43,7 @@ from sftactics.sim.kernel.books import (
     _sight_refresh,
 )
 from sftactics.sim.kernel.flow import _check_end
-from sftactics.sim.kernel.flymemo import last_entry, pin, scratch
+from sftactics.sim.kernel.flymemo import anchor_states, last_entry, pin, scratch
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
     big_walk_search,
@@ -213,20 +213,31 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
     # (the fields read once: a field read in the loop costs a reference count taken and given back)
     bc2, bs2, r2c, r2s, stop = st.bc2, st.bs2, st.r2c, st.r2s, m.bw_stop
     dist = m.bw_dist
-    for q in range(n):
-        cost, s = _tm.best_full_fly(dist, stop, q) if fly else _best_full(dist, stop, q)
-        bc2[q] = cost
-        bs2[q] = s
-        r2c[q] = -1
-        r2s[q] = -1
+    if fly:  # a flier's states per anchor are kept with its searches (``flymemo.anchor_states``)
+        _from_states(dist, anchor_states(m, HEADINGS, False), bc2, bs2)
+    else:
+        for q in range(n):
+            bc2[q], bs2[q] = _best_full(dist, stop, q)
+    r2c[:n] = -1
+    r2s[:n] = -1
     if actions == 2:
         _keep_second(m, st, c)
         dist = m.bw_dist
-        for q in range(n):
-            cost, s = _tm.best_full_fly(dist, stop, q) if fly else _best_full(dist, stop, q)
-            r2c[q] = cost
-            r2s[q] = s
+        if fly:
+            _from_states(dist, anchor_states(m, HEADINGS, False), r2c, r2s)
+        else:
+            for q in range(n):
+                r2c[q], r2s[q] = _best_full(dist, stop, q)
     st.t_n[3] = actions
+
+
+@_jit
+def _from_states(dist: Any, states: Any, cost: Any, state: Any) -> None:
+    """Per anchor, the feet and the state of ``states`` (-1 and -1 where none)."""
+    for q in range(states.shape[0]):
+        s = states[q]
+        state[q] = s
+        cost[q] = dist[s] & _MASK if s >= 0 else -1
 
 
 @_jit

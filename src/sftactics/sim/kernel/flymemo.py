@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from sftactics.sim.kernel.bigpath import best_full, settled_at
 from sftactics.sim.kernel.geo import _jit
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "OFF",
     "ONE_MOVE",
     "SECOND_MOVE",
+    "anchor_states",
     "claim",
     "entries",
     "keep",
@@ -63,8 +65,9 @@ _BUDGET_BYTES = 24 << 20
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 # columns of ``m.fm_scal``
-_STAMP, _HASH, _G, _SEED, _BUDGET, _KIND, _END = range(7)
-_COLUMNS = 7
+# (``_BEST``: nonzero once the entry's ``fm_best`` row holds its per-anchor states, :func:`anchor_states`)
+_STAMP, _HASH, _G, _SEED, _BUDGET, _KIND, _END, _BEST = range(8)
+_COLUMNS = 8
 # ``m.fm_count``: the clock, recalls, searches kept, the hash of the key last filled, the switch (nonzero: off,
 # for comparing and measuring), the entry last recalled or claimed (-1: none), the two pinned entries (plus one:
 # 0 is none), then per kind of search its recalls (``BY_KIND + kind``) and its searches made (``MADE + kind``)
@@ -81,7 +84,7 @@ def key_bytes(nsq: int) -> int:
 
 def entries(nsq: int, states: int) -> int:
     """How many searches of ``states`` states the memory keeps on a map of ``nsq`` squares."""
-    per = states * 12 + key_bytes(nsq) + 8 * _COLUMNS
+    per = states * 12 + key_bytes(nsq) + 8 * _COLUMNS + 4 * nsq
     return max(4, min(48, _BUDGET_BYTES // per))
 
 
@@ -94,6 +97,7 @@ def memo_fields(nsq: int, states: int) -> dict[str, Any]:
         "fm_work": np.zeros(key_bytes(nsq), dtype=np.uint8),
         "fm_dist": np.zeros((e, states), dtype=np.int64),
         "fm_parent": np.zeros((e, states), dtype=np.int32),
+        "fm_best": np.full((e + 1, nsq), -1, dtype=np.int32),  # (the last row: with the memory off)
         "fm_count": np.zeros(_COUNTS, dtype=np.int64),
     }
 
@@ -188,6 +192,7 @@ def claim(m: Any) -> int:
             victim = e
     count[_LAST] = victim
     scal[victim, _STAMP] = 0
+    scal[victim, _BEST] = 0
     m.bw_dist = m.fm_dist[victim]
     m.bw_parent = m.fm_parent[victim]
     return victim
@@ -224,3 +229,25 @@ def pin(m: Any, slot: int, e: int) -> None:
     """Holds entry ``e`` (``slot`` 0 or 1; it lets go of the entry held there before) out of :func:`claim`'s
     reach, for a search read after others were made (the double move's for its midpoint); -1 holds none."""
     m.fm_count[_PIN + slot] = e + 1
+
+
+@_jit
+def anchor_states(m: Any, heads: int, marked: bool) -> Any:
+    """Per anchor, the state of the full space that the search last recalled or made leaves for it (``m.bw_dist``
+    and ``m.bw_parent`` as it left them, over ``m.bw_stop``): for a ``marked`` search the one the engine's search
+    settles first (``bigpath.settled_at``), else the one ``reachable`` keeps (``bigpath.best_full``); -1 where
+    none. A pure function of the search, so it is worked out once per kept entry and read again on every recall
+    (scanning every state per anchor cost about 6% of a fight in the second benchmark room); read it, do not
+    write it."""
+    e = int(m.fm_count[_LAST])
+    best = m.fm_best
+    out = best[best.shape[0] - 1 if e < 0 else e]
+    scal = m.fm_scal
+    if e >= 0 and scal[e, _BEST] != 0:
+        return out
+    dist, parent, stop = m.bw_dist, m.bw_parent, m.bw_stop
+    for q in range(out.shape[0]):
+        out[q] = settled_at(dist, parent, stop, q, heads) if marked else best_full(dist, stop, q, heads)
+    if e >= 0:
+        scal[e, _BEST] = 1
+    return out

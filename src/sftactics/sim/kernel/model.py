@@ -257,11 +257,12 @@ class Model(NamedTuple):
     bw_dist2: I64 = np.zeros(1, dtype=np.int64)
     bw_parent2: I32 = np.zeros(1, dtype=np.int32)
     bw_kept: I64 = np.full(3, -1, dtype=np.int64)  # whose moves those are (-1: none), a flier's kept entries
-    fm_scal: I64 = np.zeros((1, 7), dtype=np.int64)  # [E, 7] a big flier's searches kept (``kernel.flymemo``)
+    fm_scal: I64 = np.zeros((1, 8), dtype=np.int64)  # [E, 8] a big flier's searches kept (``kernel.flymemo``)
     fm_key: NDArray[np.uint8] = np.zeros((1, 8), dtype=np.uint8)  # [E, bytes] what each searched over
     fm_work: NDArray[np.uint8] = np.zeros(8, dtype=np.uint8)  # [bytes] the key being asked
     fm_dist: I64 = np.zeros((1, 1), dtype=np.int64)  # [E, states]
     fm_parent: I32 = np.zeros((1, 1), dtype=np.int32)  # [E, states]
+    fm_best: I32 = np.full((2, 1), -1, dtype=np.int32)  # [E + 1, S] each entry's state per anchor
     fm_count: I64 = np.zeros(24, dtype=np.int64)  # the clock, recalls, searches kept, ... (``flymemo``)
     bs_key: I64 = np.full(1, -1, dtype=np.int64)  # [K] the big movers' seek fields kept (``bigsight.seek_field``)
     bs_budget: I64 = np.zeros(1, dtype=np.int64)
