@@ -140,8 +140,6 @@ from sftactics.sf1e.effect_durations import touch_many as touch_many
 from sftactics.sf1e.effect_durations import units_to_rounds as units_to_rounds
 from sftactics.sf1e.state import Creature
 
-B = BonusType.BASE
-
 
 # =========================================================================================== ranges
 class RangeKind(StrEnum):
@@ -216,7 +214,10 @@ def levelled_range(kind: RangeKind, level: int) -> Breakdown:
     base, step, per, rule = _LEVELLED[kind]
     steps = lvl // per
     what = f"{step} ft x {steps} ({lvl} levels / {per})" if per > 1 else f"{step} ft x level {lvl}"
-    return explain(f"{kind} range (ft)", [Term(base, f"{kind} base", rule, B), Term(step * steps, what, rule, B)])
+    return explain(
+        f"{kind} range (ft)",
+        [Term(base, f"{kind} base", rule, BonusType.BASE), Term(step * steps, what, rule, BonusType.BASE)],
+    )
 
 
 def close_range_ft(level: int) -> int:

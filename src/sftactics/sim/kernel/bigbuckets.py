@@ -193,7 +193,8 @@ def space_bucket_search(
                 if nkey < dist[ns]:
                     dist[ns] = nkey
                     parent[ns] = s
-                    nbk = ((used + c) // 5) * lw + (nkey & _PROV_MASK) // unit
+                    low = nkey & _PROV_MASK  # (the lane without dividing by ``unit``, a number unknown to the compiler)
+                    nbk = ((used + c) // 5) * lw + (low if use_provoking else low // 5)
                     if heap[nbk] == 0:
                         _open_bucket(heap, nb, nbk, words)
                     heap[nb + nbk * words + (ns >> 6)] |= np.int64(1) << (ns & 63)

@@ -20,6 +20,7 @@ the search for foes nobody has located, ``sim.kernel.seek``, keeps the heap).
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numpy.typing import NDArray
 
 from sftactics.sim.kernel.geo import _INF, PROV_BITS, _jit
@@ -33,19 +34,11 @@ MAX_BUDGET = 120
 _DX = (0, 1, 1, 1, 0, -1, -1, -1)
 _DY = (-1, -1, 0, 1, 1, 1, 0, -1)
 
-# the index of the lowest set bit of a 64-bit word: de Bruijn multiplication (the constant is below 2 ** 63; int64
-# products wrap, and the top six bits are the same signed or not)
-_DEBRUIJN = 0x03F79D71B4CB0A89
-_LOWEST = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _LOWEST[(((1 << _i) * _DEBRUIJN) & 0xFFFF_FFFF_FFFF_FFFF) >> 58] = _i
-
 
 @_jit
 def _lowest_bit(word: int) -> int:
-    """The index of the lowest set bit of a nonzero int64."""
-    low = word & -word
-    return int(_LOWEST[((low * _DEBRUIJN) >> 58) & 63])
+    """The index of the lowest set bit of a nonzero int64 (LLVM's ``cttz``: one instruction)."""
+    return int(trailing_zeros(word))  # type: ignore[call-arg]  # (a numba intrinsic, typed by numba)
 
 
 @_jit

@@ -196,24 +196,24 @@ def anchor_occupancy(
     """Per anchor of each layer (``a_*[layer, anchor]``): whether the space may be entered (every square
     passable), stopped in (every square stoppable), and the most extra doublings of its squares, from the
     per-square arrays of the kernel's one-square occupancy (``_Ctx._occupancy`` for the two spaces)."""
-    n = width * height
     for layer in range(2):
         s = side if layer == 0 else small
-        for a in range(n):
-            ax, ay = a % width, a // width
-            p = True
-            q = True
-            kk = 0
-            if ax <= width - s and ay <= height - s:
-                for j in range(s):
-                    for i in range(s):
-                        sq = (ay + j) * width + ax + i
-                        p = p and passable[sq]
-                        q = q and stoppable[sq]
-                        kk = max(kk, int(extra_k[sq]))
-            a_pass[layer, a] = p
-            a_stop[layer, a] = q
-            a_k[layer, a] = kk
+        for ay in range(height):  # (by row and column: no division per anchor)
+            for ax in range(width):
+                a = ay * width + ax
+                p = True
+                q = True
+                kk = 0
+                if ax <= width - s and ay <= height - s:
+                    for j in range(s):
+                        for i in range(s):
+                            sq = (ay + j) * width + ax + i
+                            p = p and passable[sq]
+                            q = q and stoppable[sq]
+                            kk = max(kk, int(extra_k[sq]))
+                a_pass[layer, a] = p
+                a_stop[layer, a] = q
+                a_k[layer, a] = kk
 
 
 @_jit
@@ -222,18 +222,17 @@ def anchor_provoking(
 ) -> None:
     """``out[layer, anchor]``: a square of that layer's space at the anchor is in ``zone`` (per square), as
     ``_Ctx.anchor_set`` (the anchors of the spaces on the map holding a square of the zone)."""
-    n = width * height
     for layer in range(2):
         s = side if layer == 0 else small
-        for a in range(n):
-            ax, ay = a % width, a // width
-            hit = False
-            if ax <= width - s and ay <= height - s:
-                for j in range(s):
-                    for i in range(s):
-                        if zone[(ay + j) * width + ax + i]:
-                            hit = True
-            out[layer, a] = hit
+        for ay in range(height):
+            for ax in range(width):
+                hit = False
+                if ax <= width - s and ay <= height - s:
+                    for j in range(s):
+                        for i in range(s):
+                            if zone[(ay + j) * width + ax + i]:
+                                hit = True
+                out[layer, ay * width + ax] = hit
 
 
 # --- the search -----------------------------------------------------------------------------------------------
@@ -557,8 +556,9 @@ def _gap(a0: int, a_len: int, b0: int, b_len: int) -> int:
 def fp_distance_ft(a: int, sa: int, b: int, sb: int, width: int) -> int:
     """``footprint_distance_ft`` (and ``attack_range_ft``) between the spaces of side ``sa`` anchored at ``a``
     and of side ``sb`` anchored at ``b``: the 5-10-5 count between their nearest squares."""
-    dx = _gap(a % width, sa, b % width, sb)
-    dy = _gap(a // width, sa, b // width, sb)
+    ay, by = a // width, b // width
+    dx = _gap(a - ay * width, sa, b - by * width, sb)
+    dy = _gap(ay, sa, by, sb)
     if dx < dy:
         dx, dy = dy, dx
     return 5 * (dx + dy // 2)
@@ -665,8 +665,9 @@ def fp_flank_line(a: int, sa: int, b: int, sb: int, t: int, stt: int, width: int
 def fp_reaches(a: int, sa: int, b: int, sb: int, width: int, reach_ft: int) -> bool:
     """Whether some square of ``b``'s space is within ``reach_ft`` of ``a``'s space on an open grid
     (``space.in_reach``: ``reach_covers`` with AOO-04's 10-ft diagonal; overlapping spaces always)."""
-    dx = _gap(a % width, sa, b % width, sb)
-    dy = _gap(a // width, sa, b // width, sb)
+    ay, by = a // width, b // width
+    dx = _gap(a - ay * width, sa, b - by * width, sb)
+    dy = _gap(ay, sa, by, sb)
     if dx == 0 and dy == 0:
         return True
     if reach_ft == 10:
