@@ -60,14 +60,13 @@ from sftactics.sim.kernel.books import (
     TOTAL_COVER,
     _can,
     _die,
-    _jit,
     _log,
     _objmode,
     _out,
 )
 from sftactics.sim.kernel.flow import _check_end
 from sftactics.sim.kernel.footprints import fp_distance_ft
-from sftactics.sim.kernel.geo import distance_to_point_ft
+from sftactics.sim.kernel.geo import _jit, distance_to_point_ft
 from sftactics.sim.kernel.grenades import _point_cover
 from sftactics.sim.kernel.injury import _damage, _track
 from sftactics.sim.kernel.movement import _move, _prepare_move

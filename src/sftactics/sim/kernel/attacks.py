@@ -46,14 +46,13 @@ from sftactics.sim.kernel.books import (
     _down_now,
     _geo_miss,
     _in_zone,
-    _jit,
     _knows,
     _log,
     _out,
     _staggered,
 )
 from sftactics.sim.kernel.coverkind import can_aoo_geometry, cover_kind
-from sftactics.sim.kernel.geo import distance_ft, flank_line, threatens
+from sftactics.sim.kernel.geo import _jit, distance_ft, flank_line, threatens
 from sftactics.sim.kernel.injury import _damage
 from sftactics.sim.kernel.sight import LOCATED, OBSERVING, TOTAL_MISS
 

@@ -12,8 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sftactics.grid.geometry import Footprint
-from sftactics.sim.kernel.footprints import _jit
-from sftactics.sim.kernel.geo import PAIR_MELEE, PAIR_RANGED, pair_get, pair_put
+from sftactics.sim.kernel.geo import PAIR_MELEE, PAIR_RANGED, _jit, pair_get, pair_put
 
 # --- cover between spaces -------------------------------------------------------------------------------------
 # Keys of spaces bigger than a square go into the same per-map cache as the one-square keys of

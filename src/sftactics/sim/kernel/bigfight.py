@@ -12,9 +12,8 @@ it can). A one-square creature is a space of side 1 here, with the same answers 
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -35,14 +34,7 @@ from sftactics.sim.kernel.footprints import (
     fp_threatens_box,
     state_of,
 )
-from sftactics.sim.kernel.geo import threatens_on_map
-
-_F = TypeVar("_F")
-
-
-def _jit(fn: _F) -> _F:
-    return cast(_F, numba.njit(cache=True)(fn))
-
+from sftactics.sim.kernel.geo import _jit, threatens_on_map
 
 _TOTAL_COVER = 5
 _DIAG = 4  # ``books.DIAG``: the scalar of the diagonals counted this turn

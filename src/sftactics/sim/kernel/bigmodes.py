@@ -32,10 +32,9 @@ mode (:mod:`sftactics.grid.movement`). So here:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar, cast
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -56,7 +55,7 @@ from sftactics.sim.kernel.footprints import (
     big_mover,
     big_tables,
 )
-from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, step_cost
+from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _jit, step_cost
 from sftactics.sim.kernel.modes import HEADINGS, NO_HEADING, _turn, kernel_mover
 
 __all__ = [
@@ -72,12 +71,6 @@ __all__ = [
     "search_big_fly",
     "table_key",
 ]
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _jit(fn: _F) -> _F:
-    return cast(_F, numba.njit(cache=True)(fn))
 
 
 _INF = 1 << 62

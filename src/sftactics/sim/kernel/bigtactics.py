@@ -30,18 +30,7 @@ from sftactics.sim.kernel import tacplaces as _tplaces
 from sftactics.sim.kernel import tacturn as _tturn
 from sftactics.sim.kernel.attacks import _one_attack
 from sftactics.sim.kernel.blasts import ON_NEGATES
-from sftactics.sim.kernel.books import (
-    CHARGE_PENALTY,
-    DIAG,
-    FRESH,
-    MOVE,
-    STD,
-    _down_now,
-    _in_zone,
-    _jit,
-    _out,
-    _sight_refresh,
-)
+from sftactics.sim.kernel.books import CHARGE_PENALTY, DIAG, FRESH, MOVE, STD, _down_now, _in_zone, _out, _sight_refresh
 from sftactics.sim.kernel.flow import _check_end
 from sftactics.sim.kernel.flymemo import anchor_states, last_entry, pin, scratch
 from sftactics.sim.kernel.footprints import (
@@ -53,7 +42,7 @@ from sftactics.sim.kernel.footprints import (
     fp_reaches,
     state_of,
 )
-from sftactics.sim.kernel.geo import PROV_BITS, distance_ft, flank_line, step_cost, threatens
+from sftactics.sim.kernel.geo import PROV_BITS, _jit, distance_ft, flank_line, step_cost, threatens
 from sftactics.sim.kernel.grenades import _burst_has, _burst_hits
 from sftactics.sim.kernel.modes import HEADINGS
 from sftactics.sim.kernel.movement import _clear, _move, _occupancy, _prepare_move, _unmark

@@ -14,9 +14,8 @@ policies never stand up (their moves do not need it), so a prone creature stays 
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -31,13 +30,7 @@ from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.state import ConditionInstance, Creature
 from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.bigsqueeze import SQUEEZED
-
-_F = TypeVar("_F")
-
-
-def _jit(fn: _F) -> _F:
-    return cast(_F, numba.njit(cache=True)(fn))
-
+from sftactics.sim.kernel.geo import _jit
 
 #: Columns of the fight state's ``body`` array (per combatant): prone (0 or 1); the turns an NPC lingering at 0 HP
 #: has left (option ``npc_without_rp_at_zero``, INJ-07; 0: not lingering); the rounds of the staggered instance it

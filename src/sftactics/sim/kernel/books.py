@@ -4,7 +4,7 @@ left); who sees whom after a command (CF-11, VIS-*: :mod:`~sftactics.sim.kernel.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numba
 import numpy as np
@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from sftactics.sf1e.actions_rules import CHARGE_PENALTY as _CHARGE_PENALTY
 from sftactics.sim.kernel import bigsight as _bigsight
 from sftactics.sim.kernel import setup as _setup
-from sftactics.sim.kernel.geo import distance_ft, threatens_on_map
+from sftactics.sim.kernel.geo import _jit, distance_ft, threatens_on_map
 from sftactics.sim.kernel.sight import (
     CONCEALMENT_MISS,
     LOCATED,
@@ -23,13 +23,6 @@ from sftactics.sim.kernel.sight import (
     line_of_effect,
     line_of_sight,
 )
-
-_F = TypeVar("_F")
-
-
-def _jit(fn: _F) -> _F:
-    return cast(_F, numba.njit(cache=True)(fn))
-
 
 _objmode: Any = numba.objmode
 

@@ -59,7 +59,6 @@ from sftactics.sim.kernel.books import (
     _can,
     _die,
     _geo_miss,
-    _jit,
     _knows,
     _log,
     _out,
@@ -68,6 +67,7 @@ from sftactics.sim.kernel.books import (
 )
 from sftactics.sim.kernel.flow import _check_end
 from sftactics.sim.kernel.footprints import fp_distance_ft
+from sftactics.sim.kernel.geo import _jit
 from sftactics.sim.kernel.movement import _move, _prepare_move, _unmark
 from sftactics.sim.kernel.sight import CONCEALMENT_MISS
 from sftactics.sim.kernel.simple import _attack_now

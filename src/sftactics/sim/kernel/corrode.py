@@ -16,16 +16,9 @@ themselves, in the fight's ``st.body`` columns.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
-
-_F = TypeVar("_F")
-
-
-def _jit(fn: _F) -> _F:
-    return cast(_F, numba.njit(cache=True)(fn))
-
+from sftactics.sim.kernel.geo import _jit
 
 #: Corroding instances kept per creature (each critical hit adds one; more are not kept).
 CORRODES = 6

@@ -122,10 +122,9 @@ from sftactics.sim.kernel.books import (
     SCRIPT_N,
     TAKEN,
     WINNER,
-    _jit,
     _sight_refresh,
 )
-from sftactics.sim.kernel.geo import no_pair_table
+from sftactics.sim.kernel.geo import _jit, no_pair_table
 from sftactics.sim.kernel.model import Model
 from sftactics.sim.kernel.sight import OBSERVING, UNAWARE
 

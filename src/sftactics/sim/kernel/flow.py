@@ -24,10 +24,10 @@ from sftactics.sim.kernel.books import (
     WINNER,
     _able_side,
     _die,
-    _jit,
     _log,
     _sight_refresh,
 )
+from sftactics.sim.kernel.geo import _jit
 from sftactics.sim.kernel.injury import _damage, _kill, _lose_rp, _track
 
 

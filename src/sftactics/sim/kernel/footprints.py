@@ -29,11 +29,10 @@ throughout, so the same functions answer for every pair.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import cast
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -44,7 +43,7 @@ from sftactics.grid.options import DEFAULT_OPTIONS, GridOptions
 from sftactics.grid.space import Size, footprint_side, threatened_squares
 from sftactics.sim.kernel.bigbuckets import bucket_lanes, bucket_size, space_bucket_search
 from sftactics.sim.kernel.bigpath import settled_at
-from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _opposite_sides, step_cost
+from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _jit, _opposite_sides, step_cost
 
 __all__ = [
     "BigPath",
@@ -63,12 +62,6 @@ __all__ = [
     "fp_threatens",
     "state_of",
 ]
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _jit(fn: _F) -> _F:
-    return cast(_F, numba.njit(cache=True)(fn))
 
 
 _INF = 1 << 62

@@ -86,7 +86,8 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _jit(fn: _F) -> _F:
-    """numba nopython compilation, cached on disk; mypy keeps seeing the plain Python signature."""
+    """numba nopython compilation, cached on disk; mypy keeps seeing the plain Python signature. Every kernel
+    module compiles its functions through this one decorator."""
     return cast(_F, numba.njit(cache=True)(fn))
 
 

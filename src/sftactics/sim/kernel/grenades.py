@@ -11,8 +11,9 @@ from sftactics.sim.kernel import bigsqueeze as _bigsqueeze
 from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.attacks import _provoke_all, _riders, _roll_damage, _save
 from sftactics.sim.kernel.blasts import ON_NEGATES
-from sftactics.sim.kernel.books import ROUND, TOTAL_COVER, _die, _jit, _log, _objmode, _out, _side_knows, _spend
+from sftactics.sim.kernel.books import ROUND, TOTAL_COVER, _die, _log, _objmode, _out, _side_knows, _spend
 from sftactics.sim.kernel.footprints import fp_distance_to_point_ft
+from sftactics.sim.kernel.geo import _jit
 from sftactics.sim.kernel.injury import _damage
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from sftactics.sim.kernel.bodies import LINGER, LINGER_ROUNDS
-from sftactics.sim.kernel.books import CUR, ROUND, _down_now, _jit, _log
+from sftactics.sim.kernel.books import CUR, ROUND, _down_now, _log
+from sftactics.sim.kernel.geo import _jit
 
 
 # ---------------------------------------------------------------- damage and injury

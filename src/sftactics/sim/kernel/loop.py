@@ -28,11 +28,11 @@ from sftactics.sim.kernel.books import (
     ROUND,
     WINNER,
     _able_side,
-    _jit,
     _log,
 )
 from sftactics.sim.kernel.fight import _reset
 from sftactics.sim.kernel.flow import _can_choose, _end_turn, _expire, _initiative, _start_turn
+from sftactics.sim.kernel.geo import _jit
 from sftactics.sim.kernel.simple import _simple_turn
 from sftactics.sim.kernel.tactics import concede, end_by_concession, tactical_turn
 

@@ -12,20 +12,8 @@ from numpy.typing import NDArray
 from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.attacks import _aoo, _can_take_aoo
-from sftactics.sim.kernel.books import (
-    DIAG,
-    MOVE,
-    ROUND,
-    STD,
-    _down_now,
-    _in_zone,
-    _jit,
-    _log,
-    _out,
-    _sight_refresh,
-    _spend,
-)
-from sftactics.sim.kernel.geo import _count_ft, distance_ft, flank_line
+from sftactics.sim.kernel.books import DIAG, MOVE, ROUND, STD, _down_now, _in_zone, _log, _out, _sight_refresh, _spend
+from sftactics.sim.kernel.geo import _count_ft, _jit, distance_ft, flank_line
 from sftactics.sim.kernel.modes import path_for, search_for
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sftactics.sim.kernel.books import FRESH, ROUND, _die, _jit, _log, _out, _sight_refresh, _spend
-from sftactics.sim.kernel.geo import distance_ft
+from sftactics.sim.kernel.books import FRESH, ROUND, _die, _log, _out, _sight_refresh, _spend
+from sftactics.sim.kernel.geo import _jit, distance_ft
 from sftactics.sim.kernel.sight import LOCATED, OBSERVING, UNAWARE, line_of_effect, line_of_sight
 from sftactics.sim.kernel.stealth import LOG_SEARCH, PRESENCE, UNSEEN
 

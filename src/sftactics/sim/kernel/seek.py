@@ -21,9 +21,10 @@ from typing import Any
 from sftactics.encounter.seek import NEAR_FT
 from sftactics.sim.kernel import searches as _searches
 from sftactics.sim.kernel.bigsight import seek_field
-from sftactics.sim.kernel.books import FRESH, _jit, _out, _side_knows
+from sftactics.sim.kernel.books import FRESH, _out, _side_knows
 from sftactics.sim.kernel.flow import _check_end
 from sftactics.sim.kernel.footprints import fp_distance_ft
+from sftactics.sim.kernel.geo import _jit
 from sftactics.sim.kernel.modes import search_for
 from sftactics.sim.kernel.movement import _move, _prepare_move, _unmark
 from sftactics.sim.search import LATTICE

@@ -24,9 +24,8 @@ GM imposes, and a grapple already under way.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 
 from sftactics.encounter import perception
@@ -39,15 +38,8 @@ from sftactics.sf1e.attack import attack_terms_against, target_ac
 from sftactics.sf1e.senses import Awareness
 from sftactics.sf1e.state import ConditionInstance
 from sftactics.sim.kernel import stealth
-from sftactics.sim.kernel.geo import distance_ft
+from sftactics.sim.kernel.geo import _jit, distance_ft
 from sftactics.sim.kernel.sight import LOCATED, OBSERVING, UNAWARE, line_of_effect, line_of_sight
-
-_F = TypeVar("_F")
-
-
-def _jit(fn: _F) -> _F:
-    return cast(_F, numba.njit(cache=True)(fn))
-
 
 #: Columns of ``held_d``: the held creature's attack, AC, AC while down, Reflex and Reflex while down, each as
 #: the difference the grapple makes.

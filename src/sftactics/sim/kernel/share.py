@@ -13,16 +13,15 @@ the squares, ranged or not), so sharing changes no fight: only how often the gri
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 from numba.core import types as nb_types
 from numba.np.unsafe.ndarray import to_fixed_tuple as _to_fixed_tuple
 from numba.typed import Dict as NumbaDict
 from numpy.typing import NDArray
 
-from sftactics.sim.kernel.geo import _COVER_KEY, COVER_CACHE_LIMIT, COVER_KEY_CREATURES
+from sftactics.sim.kernel.geo import _COVER_KEY, COVER_CACHE_LIMIT, COVER_KEY_CREATURES, _jit
 
 #: Numbers in a cover cache key: attacker, target, ranged, then the other creatures' squares.
 KEY_LEN = 3 + COVER_KEY_CREATURES
@@ -30,11 +29,6 @@ KEY_LEN = 3 + COVER_KEY_CREATURES
 _fixed: Any = _to_fixed_tuple  # (its stub wants the typing context numba passes itself)
 
 Entries = tuple[NDArray[np.int64], NDArray[np.int64]]
-_F = TypeVar("_F")
-
-
-def _jit(fn: _F) -> _F:
-    return cast(_F, numba.njit(cache=True)(fn))
 
 
 @_jit

@@ -18,7 +18,6 @@ from sftactics.sim.kernel.books import (
     ROUND,
     STD,
     _can,
-    _jit,
     _knows,
     _log,
     _out,
@@ -27,7 +26,7 @@ from sftactics.sim.kernel.books import (
     _spend,
 )
 from sftactics.sim.kernel.flow import _check_end
-from sftactics.sim.kernel.geo import distance_ft
+from sftactics.sim.kernel.geo import _jit, distance_ft
 from sftactics.sim.kernel.grenades import _grenade_point, _throw
 from sftactics.sim.kernel.injury import _track
 from sftactics.sim.kernel.movement import _approach, _move, _prepare_move, _unmark

@@ -12,8 +12,8 @@ from sftactics.sim import kernel as _kernel
 from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel import bigsqueeze as _sqz
 from sftactics.sim.kernel.blasts import ON_NEGATES, R_KIND, RIDER_BURNING, RIDER_NONE
-from sftactics.sim.kernel.books import TSTAMP, _in_zone, _jit, _knows
-from sftactics.sim.kernel.geo import distance_ft, distance_to_point_ft
+from sftactics.sim.kernel.books import TSTAMP, _in_zone, _knows
+from sftactics.sim.kernel.geo import _jit, distance_ft, distance_to_point_ft
 from sftactics.sim.kernel.grenades import _burst_has
 from sftactics.sim.kernel.modes import path_for
 from sftactics.sim.kernel.tacturn import (

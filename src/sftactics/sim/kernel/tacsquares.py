@@ -10,8 +10,9 @@ import numpy as np
 
 from sftactics.sim import kernel as _kernel
 from sftactics.sim.kernel.bodies import LINGER
-from sftactics.sim.kernel.books import ENDED, FRESH, MOVE, ROUND, STD, _can, _die, _jit, _log, _out, _spend, _staggered
+from sftactics.sim.kernel.books import ENDED, FRESH, MOVE, ROUND, STD, _can, _die, _log, _out, _spend, _staggered
 from sftactics.sim.kernel.flow import _check_end
+from sftactics.sim.kernel.geo import _jit
 from sftactics.sim.kernel.injury import _track
 from sftactics.sim.kernel.movement import _clear, _move, _occupancy, _prepare_move
 from sftactics.sim.kernel.tacplaces import (

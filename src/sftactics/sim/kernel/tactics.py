@@ -46,7 +46,6 @@ from sftactics.sim.kernel.books import (
     WINNER,
     _can,
     _down_now,
-    _jit,
     _knows,
     _log,
     _out,
@@ -54,7 +53,7 @@ from sftactics.sim.kernel.books import (
     _spend,
 )
 from sftactics.sim.kernel.flow import _check_end
-from sftactics.sim.kernel.geo import PROV_BITS, distance_ft, threatens
+from sftactics.sim.kernel.geo import PROV_BITS, _jit, distance_ft, threatens
 from sftactics.sim.kernel.grenades import _throw
 from sftactics.sim.kernel.modes import state_square
 from sftactics.sim.kernel.movement import _move, _prepare_move, _unmark

@@ -12,8 +12,8 @@ from sftactics.sim import kernel as _kernel
 from sftactics.sim.kernel import bigsqueeze as _sqz
 from sftactics.sim.kernel.attacks import _attack_numbers, _can_take_aoo
 from sftactics.sim.kernel.bodies import base_numbers
-from sftactics.sim.kernel.books import CHARGE_PENALTY, DIAG, TSTAMP, _geo_miss, _jit, _out, _side_knows
-from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, step_cost
+from sftactics.sim.kernel.books import CHARGE_PENALTY, DIAG, TSTAMP, _geo_miss, _out, _side_knows
+from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _jit, step_cost
 from sftactics.sim.kernel.modes import fly_second_move, search_for, steps_for
 from sftactics.sim.kernel.movement import _clear, _occupancy, _prepare_move, _unmark
 from sftactics.sim.kernel.sight import CONCEALMENT_MISS
