@@ -22,7 +22,8 @@ and weapon names taken out), printed most common first. The time is the mean per
 whether the kernel plays it, and how fast the tactical policy plays it (fights per second per core, by the kernel
 when it accepts the room, else by the engine, said in the details). While the kernel refuses the room with the
 Large barathu (walls and light with a big creature), ``kernel_room2_medium_tactical`` measures the same room with a
-Medium ksarik in its place.
+Medium ksarik in its place. Its details split a round's time by side (``by_side``: each side tactical in turn, the
+others simple), to show whose turns cost the most.
 
 Run ``python bench/reach_bench.py`` (printed), or ``make bench`` (recorded in ``bench/results.json``).
 """
@@ -236,6 +237,8 @@ def _room2_figure(quick: bool, large: str = "barathu", name: str = "kernel_room2
             times.append((time.process_time() - t0) * 1000 / size)
         details["engine"] = "compiled"
         details["flier_searches_recalled"] = _recalled(enc)
+        if not quick:
+            details["by_side"] = _by_side(enc, size)
     else:
         for i in range(1 if quick else 4):
             t0 = time.process_time()
@@ -251,6 +254,27 @@ def _room2_figure(quick: bool, large: str = "barathu", name: str = "kernel_room2
         4.0,
         details,
     )
+
+
+def _by_side(enc: Any, size: int) -> dict[str, dict[str, float]]:
+    """Where a round's time goes: CPU ms per round and rounds per fight over ``size`` fights (after as many
+    warm-up fights) with every side tactical, then with each side tactical and the others simple."""
+    from sftactics.sim.kernel.run import kernel_batch
+    from sftactics.sim.runner import fight_seed
+
+    sides = sorted(enc.sides())
+    out: dict[str, dict[str, float]] = {}
+    for who in ("*", *sides):
+        policies = {s: "tactical" if who in ("*", s) else "simple" for s in sides}
+        idx = list(range(size))
+        kernel_batch(enc, [fight_seed(0, 20_000 + i) for i in idx], idx, 50, policies)
+        t0 = time.process_time()
+        results = kernel_batch(enc, [fight_seed(0, i) for i in idx], idx, 50, policies)
+        spent = time.process_time() - t0
+        rounds = sum(r.rounds for r in results) / size
+        label = "every side tactical" if who == "*" else f"{who} tactical, the others simple"
+        out[label] = {"ms_per_round": round(spent * 1000 / size / rounds, 3), "rounds_per_fight": round(rounds, 2)}
+    return out
 
 
 def _recalled(enc: Any) -> dict[str, float]:
