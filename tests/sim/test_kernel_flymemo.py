@@ -158,8 +158,9 @@ def test_the_double_moves_searches_are_held_for_the_midpoint() -> None:
 
 
 def test_the_memory_keeps_what_fits_the_map() -> None:
-    assert flymemo.entries(450, 8 * 9 * 450) == 48
-    assert flymemo.entries(10_000, 8 * 9 * 10_000) == 4  # the largest map the kernel takes a big flier on
+    assert flymemo.entries(450, 8 * 9 * 450) == 340  # about 128 MB
+    assert flymemo.entries(10_000, 8 * 9 * 10_000) == 15  # the largest map the kernel takes a big flier on
+    assert flymemo.entries(40, 8 * 9 * 40) == 400  # at most 400
     assert flymemo.key_bytes(450) == 3_600 and flymemo.key_bytes(451) == 3_608
 
 
@@ -189,3 +190,20 @@ def test_each_kept_search_keeps_the_states_its_anchors_pick() -> None:
         assert model.fm_best[e].tolist() == want
         seen.add(kind >= flymemo.MARKED)
     assert seen == {True, False}  # both kinds were kept and checked
+
+
+def test_a_process_lets_old_memories_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The encounters a process keeps compiled hold their big fliers' search memories together within
+    ``run.MEMO_BYTES_KEPT``: building one more that would pass it lets the others go."""
+    kernel_run._CACHE.clear()  # (whatever other tests left compiled in this process)
+    enc = room2()
+    model, _ = _memo(enc)
+    size = kernel_run._memo_bytes(model)
+    assert size == model.fm_dist.nbytes + model.fm_parent.nbytes and size > 100 << 20  # 340 searches kept
+    other = room2.__wrapped__()  # the same room, another encounter
+    kernel_run.compiled(other, TACTICAL)
+    assert (id(enc), True) in kernel_run._CACHE and (id(other), True) in kernel_run._CACHE  # both fit
+    monkeypatch.setattr(kernel_run, "MEMO_BYTES_KEPT", 2 * size)
+    third = room2.__wrapped__()
+    kernel_run.compiled(third, TACTICAL)
+    assert list(kernel_run._CACHE) == [(id(third), True)]

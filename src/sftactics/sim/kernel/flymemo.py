@@ -18,7 +18,7 @@ room); searches the memory does not keep go to the model's own buffers (:func:`s
 reads exactly as the search itself left its buffers (``dist``, ``parent``, the end state), so a fight is the
 same whether its searches were made or recalled; ``tests/sim/test_kernel_flymemo.py`` plays the same fights with
 the memory off, warm, and emptied before each fight, and compares them. The memory holds :func:`entries`
-searches (as many as fit in about 24 MB for the map, 4 to 48), the least recently used one giving way. The
+searches (as many as fit in about 128 MB for the map, 4 to 400), the least recently used one giving way. The
 tactical policy reads a double move's two searches for its midpoint straight from their entries
 (``bigtactics.midpoint_big``): :func:`pin` holds them so that no other search is made into them (without the
 memory, they are copied).
@@ -61,7 +61,7 @@ SECOND_MOVE = 2
 MARKED = 3
 MARKED_CHARGING = 4
 
-_BUDGET_BYTES = 24 << 20
+_BUDGET_BYTES = 128 << 20  # (numpy's zeros: pages of entries never used are never touched)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 # columns of ``m.fm_scal``
@@ -85,7 +85,7 @@ def key_bytes(nsq: int) -> int:
 def entries(nsq: int, states: int) -> int:
     """How many searches of ``states`` states the memory keeps on a map of ``nsq`` squares."""
     per = states * 12 + key_bytes(nsq) + 8 * _COLUMNS + 4 * nsq
-    return max(4, min(48, _BUDGET_BYTES // per))
+    return max(4, min(400, _BUDGET_BYTES // per))
 
 
 def memo_fields(nsq: int, states: int) -> dict[str, Any]:

@@ -72,11 +72,23 @@ def _built(enc: Encounter, tactical: bool) -> _Ready:
         state, arrays = kf.new_state(m.n, m.w_ok.shape[1], m.width * m.height, geo.cover_cache(m.map_id),
                                      **_buffers(m))  # fmt: skip
         _warm_lines(m.map_id)
-        if len(_CACHE) > 16:
+        if len(_CACHE) > 16 or _memo_bytes() + _memo_bytes(comp.model) > MEMO_BYTES_KEPT:
             _CACHE.clear()
         who = [(comp.ids[c], comp.sides[int(m.side[c])], bool(m.pc[c])) for c in range(m.n)]
         found = _CACHE[key] = _Ready(enc, comp, state, kf.model_struct(m), who, arrays)
     return found
+
+
+#: The most the big fliers' search memories (``flymemo``, about 128 MB a model at most) of the encounters kept in
+#: a process may hold together: a sweep over many encounters with a big flier lets the older ones go.
+MEMO_BYTES_KEPT = 512 << 20
+
+
+def _memo_bytes(m: Any = None) -> int:
+    """The bytes of model ``m``'s search memory (of every kept encounter's with ``m`` None)."""
+    if m is None:
+        return sum(_memo_bytes(r.compiled.model) for r in _CACHE.values())
+    return int(m.fm_dist.nbytes + m.fm_parent.nbytes)
 
 
 def _warm_lines(map_id: int) -> None:
