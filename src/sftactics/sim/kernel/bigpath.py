@@ -74,21 +74,26 @@ def best_full(dist: Any, stop: Any, q: int, heads: int) -> int:
 
 
 @_jit
+def _put(dist: Any, cost: Any, prov: Any, state: Any, q: int, best: int) -> None:
+    """Anchor ``q``'s cost, provocations and state from ``best`` (-1: none) of the search in ``dist``."""
+    if best < 0:
+        cost[q] = -1
+        prov[q] = -1
+        state[q] = -1
+    else:
+        bk = dist[best]
+        cost[q] = bk >> PROV_BITS
+        prov[q] = bk & _MASK
+        state[q] = best
+
+
+@_jit
 def store_states(m: Any, st: Any, states: Any) -> None:
     """:func:`store_best` from the states already picked per anchor (``flymemo.anchor_states``; -1: none)."""
     dist = m.bw_dist
     cost, prov, state = st.best_cost, st.best_prov, st.best_state
     for q in range(states.shape[0]):
-        best = states[q]
-        if best < 0:
-            cost[q] = -1
-            prov[q] = -1
-            state[q] = -1
-        else:
-            bk = dist[best]
-            cost[q] = bk >> PROV_BITS
-            prov[q] = bk & _MASK
-            state[q] = best
+        _put(dist, cost, prov, state, q, states[q])
 
 
 @_jit
@@ -96,18 +101,8 @@ def store_best(m: Any, st: Any, heads: int) -> None:
     """After a big mover's whole-map search (``m.bw_dist``, ``m.bw_parent``): per anchor of its full space,
     ``st.best_cost``, ``st.best_prov`` and ``st.best_state`` of the state :func:`settled_at` picks (-1 elsewhere),
     as the one-square search leaves them; ``heads``: headings a state keeps (1 for a walker)."""
-    mask = (1 << PROV_BITS) - 1
     # (the fields read once: a field read in the loop costs a reference count taken and given back)
     dist, parent, stop = m.bw_dist, m.bw_parent, m.bw_stop
     cost, prov, state = st.best_cost, st.best_prov, st.best_state
     for q in range(m.width * m.height):
-        best = settled_at(dist, parent, stop, q, heads)
-        if best < 0:
-            cost[q] = -1
-            prov[q] = -1
-            state[q] = -1
-        else:
-            bk = dist[best]
-            cost[q] = bk >> PROV_BITS
-            prov[q] = bk & mask
-            state[q] = best
+        _put(dist, cost, prov, state, q, settled_at(dist, parent, stop, q, heads))

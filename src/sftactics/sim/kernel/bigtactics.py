@@ -29,6 +29,7 @@ from sftactics.sim.kernel import bigtacmodes as _tm
 from sftactics.sim.kernel import tacplaces as _tplaces
 from sftactics.sim.kernel import tacturn as _tturn
 from sftactics.sim.kernel.attacks import _one_attack
+from sftactics.sim.kernel.bigpath import best_full
 from sftactics.sim.kernel.blasts import ON_NEGATES
 from sftactics.sim.kernel.books import CHARGE_PENALTY, DIAG, FRESH, MOVE, STD, _down_now, _in_zone, _out, _sight_refresh
 from sftactics.sim.kernel.flow import _check_end
@@ -172,23 +173,6 @@ def _stops(m: Any, g: int, s: int) -> bool:
 
 
 @_jit
-def _best_full(dist: Any, stop: Any, q: int) -> tuple[int, int]:
-    """(total feet, state) of the cheapest state of the full space at anchor ``q`` where it may stop, or
-    (-1, -1): the state ``reachable`` keeps for the anchor (the lowest total, then the lowest state); ``dist``
-    and ``stop``: the search's ``m.bw_dist`` and ``m.bw_stop``. An anchor where the space may stop squeezed has
-    no full space that fits, so it is never one of these."""
-    if not stop[0, q]:
-        return -1, -1
-    best, bt = -1, _INF
-    for rest in range(4):  # parity, shifted
-        s = q * 8 + rest
-        d = dist[s]
-        if d < _INF and (d & _MASK) < bt:
-            bt, best = d & _MASK, s
-    return (int(bt), best) if best >= 0 else (-1, -1)
-
-
-@_jit
 def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
     """``_reach`` for a big mover: per anchor the feet of one move (``st.bc2``) and of a double move
     (``st.r2c``, with its state in ``st.r2s``), -1 where its full space cannot stop."""
@@ -206,7 +190,7 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
         _from_states(dist, anchor_states(m, HEADINGS, False), bc2, bs2)
     else:
         for q in range(n):
-            bc2[q], bs2[q] = _best_full(dist, stop, q)
+            _from_state(dist, best_full(dist, stop, q, 1), bc2, bs2, q)
     r2c[:n] = -1
     r2s[:n] = -1
     if actions == 2:
@@ -216,7 +200,7 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
             _from_states(dist, anchor_states(m, HEADINGS, False), r2c, r2s)
         else:
             for q in range(n):
-                r2c[q], r2s[q] = _best_full(dist, stop, q)
+                _from_state(dist, best_full(dist, stop, q, 1), r2c, r2s, q)
     st.t_n[3] = actions
 
 
@@ -224,9 +208,15 @@ def reach_big(m: Any, st: Any, c: int, actions: int) -> None:
 def _from_states(dist: Any, states: Any, cost: Any, state: Any) -> None:
     """Per anchor, the feet and the state of ``states`` (-1 and -1 where none)."""
     for q in range(states.shape[0]):
-        s = states[q]
-        state[q] = s
-        cost[q] = dist[s] & _MASK if s >= 0 else -1
+        _from_state(dist, states[q], cost, state, q)
+
+
+@_jit
+def _from_state(dist: Any, s: int, cost: Any, state: Any, q: int) -> None:
+    """Anchor ``q``'s feet and state from state ``s`` of the search in ``dist`` (-1 and -1 where ``s`` is -1:
+    ``reachable`` keeps none for it)."""
+    state[q] = s
+    cost[q] = dist[s] & _MASK if s >= 0 else -1
 
 
 @_jit
