@@ -8,6 +8,7 @@ must roll the same dice in the same order and end the same way, on rooms that us
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -199,6 +200,25 @@ def test_abilities_same_dice_same_fight_simple(values: list[int]) -> None:
 def test_abilities_same_dice_same_fight_tactical(values: list[int]) -> None:
     assert_same(sparks(), values, "tactical")
     assert_same(chapel(), values, "tactical")
+
+
+@pytest.mark.rule("CON-02", "INJ-10", "CON-12")
+def test_a_drop_by_bleeding_blames_no_earlier_attacker() -> None:
+    """A script hypothesis once found (drawn here from ``random.Random(91)`` the way ``scripts`` draws): Hound 3's
+    bite drops Krask, Sorin's mystic cure brings him back, and at the start of his next turn the bleeding from
+    Hound 2's critical drops him again; he bleeds out. That second drop has no attacker, so neither the engine
+    nor the kernel names one (the engine used to name Hound 3, who dropped him the first time)."""
+    rng = random.Random(91)
+    head = [rng.randint(1, 20) for _ in range(rng.randint(0, 30))]
+    low = rng.choice([0.0, 0.3, 0.7, 1.0])
+    values = head + [rng.randint(1, 4) if rng.random() < low else rng.randint(1, 20) for _ in range(3000)]
+    enc = chapel()
+    engine = engine_fight(enc, values, MAX_ROUNDS, {side: make_policy("simple") for side in enc.sides()})
+    kernel = kernel_fight(enc, seed=0, script=values, max_rounds=MAX_ROUNDS, policies={"*": "simple"})
+    assert_same_run(engine, kernel)
+    krask = next(o for o in engine.result.combatants if o.id == "Krask")
+    assert (krask.knocked_out, krask.died, krask.rp_spent, krask.rp_lost) == (True, True, 3, 1)
+    assert krask.death_cause == "bled out, no Resolve left"
 
 
 @pytest.mark.rule("ACT-21", "INJ-10", "INJ-18", "EFF-06", "MOD-08")

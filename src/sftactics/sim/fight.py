@@ -171,8 +171,12 @@ class Tracker:
             (self.spent if chosen else self.lost)[cid] += rp_delta
         down = _down(st)
         if down and cid not in self.down:
-            if source is not None:  # who or what dropped it this time
+            # who or what dropped it this time; a drop with no attacker (bleeding at the start of its turn,
+            # say) names no one, not whoever dropped it an earlier time
+            if source is not None:
                 self.dropped_by[cid] = f"{source[0]} ({source[1]})"
+            else:
+                self.dropped_by.pop(cid, None)
             self.ko.add(cid)
             self.down.add(cid)
         elif not down:
