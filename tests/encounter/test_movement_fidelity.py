@@ -320,6 +320,46 @@ def test_a_charge_longer_than_twice_the_speed_is_refused() -> None:
     assert e.rule == "ACT-50" and "10 to 40 ft" in str(e)
 
 
+@pytest.mark.rule("ACT-50", "MOV-10", "MOV-04")
+def test_a_large_creature_charges_as_far_as_its_space_moves() -> None:
+    """A Large charger moves its space: from 0,3 to 6,3 (next to Tess at 8,3) is 30 ft, though the gap between the
+    two spaces' nearest squares is only 25 ft. The straight line is the space's move, so the path matches it and
+    the charge is made (the engine once measured the gap, and refused every charge of a big creature)."""
+    ogre = npc(name="Ogre", size="large", reach_ft=5,
+               weapons=[{"name": "club", "category": "basic_melee", "damage": "1d8 B", "attack_bonus": 9}])  # fmt: skip
+    cs = [combatant("Ogre", "aliens", ogre, initiative=30, position=(0, 3)),
+          combatant("Tess", "party", initiative=5, position=(8, 3))]  # fmt: skip
+    f = fight(encounter(*cs, map=OPEN), [14, 3])
+    f.do(Begin())
+    events = f.do(Charge(actor="Ogre", target="Tess", weapon="club"))
+    moved = next(e for e in events if e.type == "moved")
+    assert (moved.kind, moved.cost_ft, moved.path[-1]) == ("charge", 30, (6, 3))
+    attack = next(e for e in events if e.type == "attack_made")
+    assert (attack.attacker, attack.target, attack.hit) == ("Ogre", "Tess", True)
+    assert any(t.label == "charge" and t.value == -2 and t.rule == "ACT-50" for t in attack.result.roll.bonus.terms)
+
+
+@pytest.mark.rule("ACT-50")
+def test_a_large_charger_is_held_to_twice_its_speed_by_its_space_s_move() -> None:
+    """The same Ogre (speed 30) 13 squares from Tess: its space would move 60 ft, the most a charge allows; one
+    square farther it would move 65 ft (a gap of 60 ft), and the charge is refused."""
+    ogre = npc(name="Ogre", size="large", reach_ft=5,
+               weapons=[{"name": "club", "category": "basic_melee", "damage": "1d8 B", "attack_bonus": 9}])  # fmt: skip
+    wide = "\n".join(["." * 16] * 8)
+    for tess, ok in (((14, 3), True), ((15, 3), False)):
+        cs = [combatant("Ogre", "aliens", ogre, initiative=30, position=(0, 3)),
+              combatant("Tess", "party", initiative=5, position=tess)]  # fmt: skip
+        f = fight(encounter(*cs, map=wide), [14, 3])
+        f.do(Begin())
+        cmd = Charge(actor="Ogre", target="Tess", weapon="club")
+        if ok:
+            f.do(cmd)
+            assert f.state.get("Ogre").position == (12, 3)
+        else:
+            e = refused(f, cmd)
+            assert e.rule == "ACT-50" and "not 65 ft" in str(e), str(e)
+
+
 @pytest.mark.rule("MOV-19", "ACT-33")
 def test_a_guarded_step_into_a_narrow_square_names_squeezing() -> None:
     f = duel([], at=(5, 3), map=CRAWL)

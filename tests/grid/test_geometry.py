@@ -17,6 +17,7 @@ from sftactics.grid.geometry import (
     max_range_ft,
     point_distance_ft,
     range_penalty,
+    space_shift_ft,
 )
 from sftactics.grid.map import parse_map
 from sftactics.grid.options import GridOptions
@@ -89,6 +90,23 @@ def test_distance_between_spaces_is_between_nearest_squares() -> None:
     assert adjacent(Footprint(2, 0), large)
     assert not adjacent(medium, large)
     assert footprint_distance_ft(large, Footprint(1, 1)) == 0
+
+
+@pytest.mark.rule("MOV-10", "MOV-04")
+def test_a_space_moves_as_far_as_its_anchor() -> None:
+    """A Large space moved four squares on has moved 20 ft, though the gap to where it was is three squares;
+    a diagonal shift counts 5-10-5; for one square the move and the gap are the same."""
+    large = Footprint(0, 0, 2)
+    assert space_shift_ft(large, Footprint(4, 0, 2)) == 20
+    assert footprint_distance_ft(large, Footprint(4, 0, 2)) == 15
+    assert space_shift_ft(large, Footprint(3, 2, 2)) == 20  # 3 squares, 2 of them diagonal: 5 + 10 + 5
+    assert space_shift_ft(large, Footprint(1, 1, 2)) == 5 and footprint_distance_ft(large, Footprint(1, 1, 2)) == 0
+
+
+@given(squares, squares)
+def test_a_one_square_space_moves_as_far_as_the_gap(a: tuple[int, int], b: tuple[int, int]) -> None:
+    fa, fb = Footprint(*a), Footprint(*b)
+    assert space_shift_ft(fa, fb) == footprint_distance_ft(fa, fb) == space_shift_ft(fb, fa)
 
 
 @pytest.mark.rule("MOV-12")

@@ -18,10 +18,23 @@ from hypothesis import given
 from sftactics.encounter.state import Encounter
 from sftactics.io.scenario import load_scenario
 from sftactics.sim.kernel.model import unsupported
+from sftactics.sim.kernel.run import kernel_fight
+from sftactics.sim.policies import make_policy
 from sftactics.sim.runner import SimJob
-from tests.sim.test_kernel import FIGHTS, SCENARIOS, _build, assert_same_fight, scenario, scripts
+from tests.sim.test_kernel import (
+    FIGHTS,
+    MAX_ROUNDS,
+    SCENARIOS,
+    _build,
+    assert_same_fight,
+    assert_same_run,
+    engine_fight,
+    scenario,
+    scripts,
+)
 from tests.sim.test_kernel_modes import KNOWN
 from tests.sim.test_kernel_specials import assert_same
+from tests.sim.test_kernel_tactical import fixed_script
 
 # A Large biped with a 10-ft reach (tall, Table 8-1) whose club staggers on a critical hit.
 OGRE: dict[str, Any] = {
@@ -170,6 +183,22 @@ def colossus_room() -> Encounter:
 
 
 @cache
+def charging_ogre() -> Encounter:
+    """The ogre across an open hall from two of the party: one move leaves it out of reach, a charge does not
+    (its space moves 45 ft of the 60 it may, ACT-50)."""
+    room = "#" * 22 + "\n" + ("#" + "." * 20 + "#\n") * 8 + "#" * 22 + "\n"
+    return _build(
+        "charging ogre",
+        room,
+        [
+            {"id": "Ogre", "side": "brutes", "statblock": {**OGRE, "initiative": 8}, "at": [1, 3]},
+            {"id": "Krask", "side": "party", "statblock": "pregen-soldier-4", "at": [15, 3]},
+            {"id": "Vela", "side": "party", "statblock": "pregen-envoy-4", "at": [17, 6]},
+        ],
+    )
+
+
+@cache
 def predator_with_spells() -> Encounter:
     """The shipped predator fight with every class ability: the mystic's spells and healing channel (heals, *mind
     thrust*...), trick attack and get 'em (``sim.kernel.classes``)."""
@@ -244,6 +273,20 @@ def test_same_dice_same_fight_gargantuan_predator_with_spells(values: list[int])
 @given(values=scripts())
 def test_tactical_same_dice_same_fight_large_ogre(values: list[int]) -> None:
     assert_same(ogre_room(), values, "tactical")
+    assert_same(charging_ogre(), values, "tactical")
+
+
+@pytest.mark.rule("ACT-50", "MOV-04", "MOV-10")
+def test_a_large_creature_charges_as_the_engine_makes_it() -> None:
+    """The Large ogre charges (its space's move measured as the engine measures it, ``geometry.space_shift_ft``)
+    in the engine and in the kernel alike."""
+    enc = charging_ogre()
+    for i in (0, 1):
+        engine = engine_fight(enc, fixed_script(i), MAX_ROUNDS, {s: make_policy("tactical") for s in enc.sides()})
+        kernel = kernel_fight(enc, seed=0, script=fixed_script(i), max_rounds=MAX_ROUNDS, policies={"*": "tactical"})
+        assert_same_run(engine, kernel)
+        charges = [(c.actor, c.target) for c in engine.fight.commands if c.type == "charge"]
+        assert charges[:1] == [("Ogre", "Krask")]
 
 
 @pytest.mark.rule("MOV-04", "MOV-19", "AOO-02", "AOO-06", "ATK-12", "EFF-02", "ACT-50")

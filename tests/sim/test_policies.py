@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,3 +149,39 @@ def test_perception_routes_enemy_queries(mirror: Path) -> None:
     half = state.model_copy(update={"awareness": {"West 1>East 1": 0}})
     assert [c.id for c in perception.visible_enemies(half, "west")] == ["East 1", "East 2"]
     assert [c.id for c in perception.targets_for(half, "West 1")] == ["East 2"]
+
+
+@pytest.mark.rule("ACT-50")
+def test_a_refused_charge_takes_the_plan_weighing_the_turn_again_without_it_chooses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refused command changes nothing, so when the tactical policy's charge is refused the turn takes the best
+    of its other plans (``_Turn.without_charge``): the very plan a second weighing without the charge chooses."""
+    from sftactics.sim.policy_tactical import _Turn
+    from tests.sim.test_kernel_big import ogre_room
+
+    last: dict[str, _Turn] = {}
+    compared: list[str] = []
+    best_plan, execute = _Turn.best_plan, TacticalPolicy._execute
+
+    def remember(self: _Turn) -> Any:
+        last[self.me.id] = self
+        return best_plan(self)
+
+    def check(self: TacticalPolicy, fight: Any, plan: Any) -> bool:
+        done = execute(self, fight, plan)
+        if plan.label == "charge" and not done:
+            cid = plan.commands[0].actor
+            kept = last[cid].without_charge
+            again = _Turn(self, fight.state, cid)
+            approach = again.approach_plans
+            again.approach_plans = lambda *a: [p for p in approach(*a) if p.label != "charge"]  # type: ignore[method-assign]
+            assert again.best_plan() == kept
+            compared.append(kept.label)
+        return done
+
+    monkeypatch.setattr(_Turn, "best_plan", remember)
+    monkeypatch.setattr(TacticalPolicy, "_execute", check)
+    for seed in range(3):
+        run_fight(ogre_room(), seed, {"*": make_policy("tactical")})
+    assert len(compared) >= 3, compared

@@ -297,10 +297,11 @@ def do_minimum_move(tx: Tx, cmd: MinimumMove, ctx: Ctx) -> None:
 
 
 def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
-    """ACT-50: up to double speed straight to the nearest square from which it can attack, at least 10 ft,
-    through a clear path (no creatures, nothing that slows), then one melee attack at -2; -2 AC until the start
-    of its next turn. ``to``/``path`` name the square to attack from (one of the nearest) and the way there;
-    without them the engine picks the nearest square most directly toward the target."""
+    """ACT-50: up to double speed straight to the nearest square from which it can attack, at least 10 ft (as far
+    as its space moves: for a big creature, its anchor's shift), through a clear path (no creatures, nothing that
+    slows), then one melee attack at -2; -2 AC until the start of its next turn. ``to``/``path`` name the square
+    to attack from (one of the nearest) and the way there; without them the engine picks the nearest square most
+    directly toward the target."""
     c = _actor(tx, cmd.actor, ctx)
     slot = _slot(tx, c, "full", "charge", ctx)
     weapon = _weapon(c, cmd.weapon)
@@ -327,7 +328,7 @@ def do_charge(tx: Tx, cmd: Charge, ctx: Ctx) -> None:
     if not squares:
         raise RuleViolation("ACT-50", f"no square lets {c.id} attack {target.id}")
     goal = movement.charge_goal(c, target, squares, to=cmd.to, path=cmd.path, can_hit=can_hit)
-    straight_ft = geometry.footprint_distance_ft(me, Footprint(goal[0], goal[1], me.side))
+    straight_ft = geometry.space_shift_ft(me, Footprint(goal[0], goal[1], me.side))  # a big space's move, too
     rules = actions_rules.charge(c.creature, distance_ft=straight_ft)
     why_not = movement.clear_line(tx.state, c, goal)
     if why_not is not None:

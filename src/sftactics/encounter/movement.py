@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sftactics.core.errors import RuleViolation
 from sftactics.encounter import space
 from sftactics.encounter.state import Combatant, Encounter
-from sftactics.grid.geometry import Footprint, count_squares, footprint_distance_ft
+from sftactics.grid.geometry import Footprint, count_squares, space_shift_ft
 from sftactics.grid.map import Feature
 from sftactics.grid.movement import MoveMode, Mover, Occupant, PricedPath, find_path, price_path, step_cost
 from sftactics.grid.space import Size, is_sub_square
@@ -268,7 +268,7 @@ def attack_squares(
                 out.append((x, y))
 
     def key(sq: Square) -> tuple[int, int, Square]:
-        dist = footprint_distance_ft(me, Footprint(sq[0], sq[1], me.side))
+        dist = space_shift_ft(me, Footprint(sq[0], sq[1], me.side))  # how far the space moves there
         # among equally near squares, the one most directly toward the target
         cx, cy = fp_t.x + fp_t.side / 2, fp_t.y + fp_t.side / 2
         ox, oy = me.x + me.side / 2, me.y + me.side / 2
@@ -305,8 +305,8 @@ def charge_goal(
     fp = Footprint(goal[0], goal[1], me.side)
     if not can_hit(fp):
         raise RuleViolation("ACT-50", f"{c.id} could not attack {target.id} from {goal[0]},{goal[1]}")
-    nearest = footprint_distance_ft(me, Footprint(squares[0][0], squares[0][1], me.side))
-    dist = footprint_distance_ft(me, fp)
+    nearest = space_shift_ft(me, Footprint(squares[0][0], squares[0][1], me.side))
+    dist = space_shift_ft(me, fp)
     if dist > nearest:
         raise RuleViolation(
             "ACT-50",

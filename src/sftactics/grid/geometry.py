@@ -132,6 +132,13 @@ def footprint_distance_ft(a: Footprint, b: Footprint) -> int:
     return FEET_PER_SQUARE * count_squares(dx, dy)
 
 
+def space_shift_ft(a: Footprint, b: Footprint) -> int:
+    """How far a space moves from ``a`` to ``b`` of the same size: its anchor's shift counted like a move (MOV-10).
+    For one-square spaces the same as :func:`footprint_distance_ft`; for a bigger space more (a Large space four
+    squares on has a gap of three squares to where it was, but has moved four)."""
+    return FEET_PER_SQUARE * count_squares(b.x - a.x, b.y - a.y)
+
+
 def point_distance_ft(p: Point, q: Point) -> int:
     """Distance in feet between two grid intersections, counted intersection to intersection (EFF-02)."""
     return FEET_PER_SQUARE * count_squares(p[0] - q[0], p[1] - q[1])

@@ -83,6 +83,11 @@ class _Plan:
     target: str | None = None
 
 
+def _rank(p: _Plan) -> tuple[float, int]:
+    """Plans are weighed by value, then by fewer commands; of equal plans, the first weighed is chosen."""
+    return (p.value, -len(p.commands))
+
+
 @dataclass
 class _Memo:
     """Answers keyed by object identity (keeping the objects alive so identities are never reused)."""
@@ -167,9 +172,7 @@ class TacticalPolicy:
         if plan.target is not None and done:
             self.focus[t.me.side] = plan.target
         if not done and plan.label == "charge" and _my_turn(fight, cid):
-            t = _Turn(self, fight.state, cid)
-            t.no_charge = True
-            plan = t.best_plan()
+            plan = t.without_charge  # the charge was refused: the best plan without it, from the same look
             done = self._execute(fight, plan)
         if not done:
             if _my_turn(fight, cid):
@@ -251,6 +254,9 @@ class TacticalPolicy:
 
 class _Turn(_TurnView):
     """The turn a Starfinder player would choose, from what the turn's view computes (``sim.policy_turn``)."""
+
+    #: After :meth:`best_plan`: the best of its plans but a charge (what the turn does if the charge is refused)
+    without_charge: _Plan
 
     # ------------------------------------------------------------ grenades from a square
     def grenade_from(self, sq: Square) -> tuple[float, Command] | None:
@@ -401,9 +407,12 @@ class _Turn(_TurnView):
         if not offensive:
             plans += self.approach_plans(can_full, can_move)
         plans += self.pol.extra_plans(self, stay_cost, self.aoo_cost(here_threat))  # other policies' options
+        # what the turn does if its charge is refused (which changes nothing): the best of the other plans
+        rest = [p for p in plans if p.label != "charge"]
+        self.without_charge = max(rest, key=_rank) if rest else _Plan(0.0, [], "nothing")
         if not plans:
             return _Plan(0.0, [], "nothing")
-        return max(plans, key=lambda p: (p.value, -len(p.commands)))
+        return max(plans, key=_rank)
 
     def safest_step(self) -> Command | None:
         """After attacking: the move (a guarded step if threatened) to the square where the actor risks least,
@@ -494,7 +503,7 @@ class _Turn(_TurnView):
             return plans
         primary = max(self.weapons, key=lambda x: (self.plain_mean(me, target, x), x.name))
         melee = primary.is_melee
-        if can_full and melee and not self.no_charge:
+        if can_full and melee:
             plans.append(_Plan(0.5 * self.threat(target) / self.pool(target),
                                [Charge(actor=me.id, target=target.id, weapon=primary.name)], "charge",
                                target=target.id))  # fmt: skip

@@ -64,7 +64,6 @@ class _TurnView:
         self._profiles: dict[str, tuple[int, list[tuple[int, float, float]], list[Weapon]]] = {}
         self._threat: dict[str, float] = {}
         self._zones: dict[str, frozenset[Square]] | None = None
-        self.no_charge = False
         self._reach: dict[int, ReachMap | None] = {}
 
     def reach(self, actions: int) -> ReachMap | None:

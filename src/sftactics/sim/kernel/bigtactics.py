@@ -28,11 +28,9 @@ from sftactics.sim.kernel import bigsqueeze as _sqz
 from sftactics.sim.kernel import bigtacmodes as _tm
 from sftactics.sim.kernel import tacplaces as _tplaces
 from sftactics.sim.kernel import tacturn as _tturn
-from sftactics.sim.kernel.attacks import _one_attack
 from sftactics.sim.kernel.bigpath import best_full
 from sftactics.sim.kernel.blasts import ON_NEGATES
-from sftactics.sim.kernel.books import CHARGE_PENALTY, DIAG, FRESH, MOVE, STD, _down_now, _in_zone, _out, _sight_refresh
-from sftactics.sim.kernel.flow import _check_end
+from sftactics.sim.kernel.books import DIAG, _down_now, _in_zone
 from sftactics.sim.kernel.flymemo import anchor_states, last_entry, pin, scratch
 from sftactics.sim.kernel.footprints import (
     anchor_occupancy,
@@ -46,7 +44,7 @@ from sftactics.sim.kernel.footprints import (
 from sftactics.sim.kernel.geo import PROV_BITS, _jit, distance_ft, flank_line, step_cost, threatens
 from sftactics.sim.kernel.grenades import _burst_has, _burst_hits
 from sftactics.sim.kernel.modes import HEADINGS
-from sftactics.sim.kernel.movement import _clear, _move, _occupancy, _prepare_move, _unmark
+from sftactics.sim.kernel.movement import _clear, _occupancy
 
 _INF = 1 << 62
 _MASK = (1 << PROV_BITS) - 1
@@ -458,19 +456,19 @@ def _clear_line_fp(m: Any, st: Any, me: int, goal: int) -> bool:
 
 
 @_jit
-def charge_fp(m: Any, st: Any, me: int, t: int, k: int) -> bool:
-    """``_charge`` between spaces (after its checks of the actor and the target): the nearest space from which
-    ``k`` reaches ``t``'s space (then the one most directly toward it, then the lowest x, y), 10 ft to twice the
-    speed away in a clear straight line, by a path that costs no more than that line."""
+def charge_goal_fp(m: Any, st: Any, me: int, t: int, k: int) -> int:
+    """``_charge``'s goal between spaces (after its checks of the actor and the target): the nearest space from
+    which ``k`` reaches ``t``'s space by how far the actor's space moves (then the one most directly toward it,
+    then the lowest x, y), 10 ft to twice the speed away in a clear straight line; -1 when there is none."""
     w, h = m.width, m.height
     here = st.pos[me]
     sm = m.fside[me]
     pt, stt = st.pos[t], m.fside[t]
     reach = m.w_reach[me, k]
     if fp_reaches(here, sm, pt, stt, w, reach):
-        return False  # it can already attack
+        return -1  # it can already attack
     if m.fp_sqz[sm, here]:
-        return False  # no charge while squeezing (MOV-19: the engine refuses it)
+        return -1  # no charge while squeezing (MOV-19: the engine refuses it)
     r = max(2, reach // 5) + sm - 1
     tx, ty, mx, my = pt % w, pt // w, here % w, here // w
     ax = 2 * tx + stt - 2 * mx - sm  # twice the offsets between the centres (``attack_squares``' key)
@@ -485,25 +483,12 @@ def charge_fp(m: Any, st: Any, me: int, t: int, k: int) -> bool:
             if not fp_reaches(q, sm, pt, stt, w, reach):
                 continue
             off = abs(ax * (qy - my) - ay * (qx - mx))
-            key = (fp_distance_ft(here, sm, q, sm, w), off, qx, qy)
+            key = (distance_ft(here, q, w), off, qx, qy)  # geometry.space_shift_ft: the anchor's shift
             if goal < 0 or key < (g0, g1, g2, g3):
                 goal, g0, g1, g2, g3 = q, key[0], key[1], key[2], key[3]
     if goal < 0:
-        return False
-    straight = fp_distance_ft(here, sm, goal, sm, w)
+        return -1
+    straight = distance_ft(here, goal, w)
     if straight < 10 or straight > 2 * m.speed[me] or not _clear_line_fp(m, st, me, goal):
-        return False
-    nthreat = _prepare_move(m, st, me, 2, False, True)
-    if st.best_cost[goal] != straight:
-        _unmark(m, st, nthreat)
-        return False
-    st.sc[STD] = 1
-    st.sc[MOVE] = 1
-    st.sc[FRESH] = 0
-    st.charging[me] = True
-    _move(m, st, me, goal, nthreat, True)
-    if not _out(st, me) and not st.dead[t]:
-        _one_attack(m, st, me, t, k, False, -CHARGE_PENALTY)
-    _sight_refresh(m, st, me)  # the command ends here (``_move`` leaves a charge's refresh to it)
-    _check_end(m, st)
-    return True
+        return -1
+    return goal

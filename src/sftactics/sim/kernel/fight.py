@@ -415,7 +415,7 @@ def new_state(
         i64(grenade_values + 1), f64(grenade_values + 1),
         np.zeros((squares + 16, 5), dtype=np.int64), f64(squares + 16, 3), i64(squares + 16), i64(squares + 16),
         i64(squares + 16), i64(squares + 16), i64(2 * squares + 16),
-        f64(1), i64(8), i64(6),
+        f64(2), i64(16), i64(12),
     )  # fmt: skip
     values = (
         i64(SCALARS), i64(n), i64(n), i64(n), i64(n), i64(n),

@@ -110,23 +110,47 @@ from sftactics.sim.kernel.tacturn import (
 @_jit
 def _keep(st: Any, value: float, ncmd: int, c1: int, a1: int, b1: int, c2: int, a2: int, b2: int, label: int,
           after: bool, target: int) -> None:  # fmt: skip
-    """Keep the plan if it beats the best so far by (value, fewer commands). Every plan is logged (LOG_PLAN)."""
+    """Keep the plan if it beats the best so far by (value, fewer commands), in ``p_v[0]``, ``p_n[0:5]`` and
+    ``p_c[0:6]``; and, if it is not a charge, if it beats the best other plan so far, in ``p_v[1]``, ``p_n[8:13]``
+    and ``p_c[6:12]`` (what the turn does when its charge is refused: :func:`_without_charge`). Every plan is
+    logged (LOG_PLAN)."""
     _log(st.log, st.nlog, LOG_PLAN, st.sc[ROUND], c1, a1, c2, a2, int(value * 10_000), b2 if c2 else b1)
     if st.p_n[0] == 0 or (value, float(-ncmd)) > (st.p_v[0], float(-st.p_n[1])):
-        st.p_v[0] = value
-        st.p_n[0] = 1
-        st.p_n[1] = ncmd
-        st.p_c[0], st.p_c[1], st.p_c[2] = c1, a1, b1
-        st.p_c[3], st.p_c[4], st.p_c[5] = c2, a2, b2
-        st.p_n[2] = label
-        st.p_n[3] = 1 if after else 0
-        st.p_n[4] = target
+        _put(st, 0, 0, 0, value, ncmd, c1, a1, b1, c2, a2, b2, label, after, target)
+    if c1 != C_CHARGE and (st.p_n[8] == 0 or (value, float(-ncmd)) > (st.p_v[1], float(-st.p_n[9]))):
+        _put(st, 1, 8, 6, value, ncmd, c1, a1, b1, c2, a2, b2, label, after, target)
 
 
 @_jit
-def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
-    """``_Turn.best_plan`` into ``st.p_*`` (``p_n[0]`` 0: nothing to do)."""
+def _put(st: Any, v: int, n: int, c: int, value: float, ncmd: int, c1: int, a1: int, b1: int, c2: int, a2: int,
+         b2: int, label: int, after: bool, target: int) -> None:  # fmt: skip
+    """One plan into the slots from ``p_v[v]``, ``p_n[n]`` and ``p_c[c]``."""
+    st.p_v[v] = value
+    st.p_n[n] = 1
+    st.p_n[n + 1] = ncmd
+    st.p_c[c], st.p_c[c + 1], st.p_c[c + 2] = c1, a1, b1
+    st.p_c[c + 3], st.p_c[c + 4], st.p_c[c + 5] = c2, a2, b2
+    st.p_n[n + 2] = label
+    st.p_n[n + 3] = 1 if after else 0
+    st.p_n[n + 4] = target
+
+
+@_jit
+def _without_charge(st: Any) -> None:
+    """The plan chosen becomes the best plan but the charge (``p_n[0]`` 0 when there is none): what planning the
+    turn again without the charge chooses, since a refused charge changes nothing (``_Turn.without_charge``)."""
+    st.p_v[0] = st.p_v[1]
+    for i in range(5):
+        st.p_n[i] = st.p_n[8 + i]
+    for i in range(6):
+        st.p_c[i] = st.p_c[6 + i]
+
+
+@_jit
+def _best_plan(m: Any, st: Any, me: int) -> None:
+    """``_Turn.best_plan`` into ``st.p_*`` (``p_n[0]`` 0: nothing to do; ``p_n[8]`` 0: nothing but a charge)."""
     st.p_n[0] = 0
+    st.p_n[8] = 0
     here = st.pos[me]
     can_std = _can(m, st, me, 0)
     can_full = _can_full(m, st, me)
@@ -234,11 +258,11 @@ def _best_plan(m: Any, st: Any, me: int, no_charge: bool) -> None:
         if spot >= 0:
             _keep(st, -_risk_cost(m, st, me, spot, True), 1, C_WITHDRAW, spot, 0, C_NONE, 0, 0, L_OTHER, False, -1)
     if not offensive:
-        _approach(m, st, me, can_full, can_move, no_charge)
+        _approach(m, st, me, can_full, can_move)
 
 
 @_jit
-def _approach(m: Any, st: Any, me: int, can_full: bool, can_move: bool, no_charge: bool) -> None:
+def _approach(m: Any, st: Any, me: int, can_full: bool, can_move: bool) -> None:
     """``_Turn.approach_plans``: charge the most valuable foe, or move toward it (to the reach of its best
     weapon, or to the first range increment of a ranged one, preferring squares with cover)."""
     nf = st.t_n[0]
@@ -265,7 +289,7 @@ def _approach(m: Any, st: Any, me: int, can_full: bool, can_move: bool, no_charg
     if primary < 0:
         return
     melee = m.w_melee_geom[me, primary]
-    if can_full and melee and not no_charge:
+    if can_full and melee:
         v = 0.5 * _threat(m, st, me, target) / _pool(st, target)
         _keep(st, v, 1, C_CHARGE, target, primary, C_NONE, 0, 0, L_CHARGE, False, target)
     speed = m.speed[me]
@@ -370,27 +394,16 @@ def _can_attack_from(m: Any, st: Any, me: int, k: int, t: int, q: int) -> bool:
 
 
 @_jit
-def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
-    """``do_charge`` (ACT-50): to the nearest square from which ``k`` reaches ``t`` (then the one most directly
-    toward it), 10 ft to twice the speed away in a clear straight line, by a path that costs no more than that
-    line; -2 AC until the start of its next turn, attacks of opportunity on the way, one attack at -2. False
-    (nothing done) when the engine would refuse it, its attack at the end included (:func:`_can_attack_from`; the
-    engine keeps a charge whose charger an attack of opportunity drops on the way, which the kernel cannot know
-    before it moves: a charge at a foe it could not attack then parts the two)."""
+def _charge_goal(m: Any, st: Any, me: int, t: int, k: int) -> int:
+    """``_charge``'s goal for a one-square charger: the nearest square from which ``k`` reaches ``t`` (then the
+    one most directly toward it, then the lowest x, y), 10 ft to twice the speed away in a clear straight line;
+    -1 when there is none."""
     w = m.width
-    if not _can_full(m, st, me) or not m.w_melee_geom[me, k] or _out(st, t):
-        return False
-    if not _knows(m, st, me, t):
-        return False  # its attack would be refused (SEN-04), and the whole charge with it
-    if m.no_run[me]:
-        return False  # a charge runs: not while burrowing or climbing (MOV-29, MOV-30)
-    if m.big:
-        return _bt.charge_fp(m, st, me, t, k)
     here = st.pos[me]
     pt = st.pos[t]
     reach = m.w_reach[me, k]
     if threatens(here, pt, w, reach, True):
-        return False  # it can already attack
+        return -1  # it can already attack
     r = reach // 5 + 1
     goal = -1
     g0, g1, g2, g3 = 0, 0, 0, 0
@@ -405,10 +418,34 @@ def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
             if goal < 0 or key < (g0, g1, g2, g3):
                 goal, g0, g1, g2, g3 = q, key[0], key[1], key[2], key[3]
     if goal < 0:
-        return False
+        return -1
     straight = distance_ft(here, goal, w)
     if straight < 10 or straight > 2 * m.speed[me] or not _clear_line(m, st, me, goal):
+        return -1
+    return goal
+
+
+@_jit
+def _charge(m: Any, st: Any, me: int, t: int, k: int) -> bool:
+    """``do_charge`` (ACT-50): to the nearest square from which ``k`` reaches ``t`` (then the one most directly
+    toward it), 10 ft to twice the speed away in a clear straight line (as far as its space moves, a big one's
+    too: ``geometry.space_shift_ft``), by a path that costs no more than that line; -2 AC until the start of its
+    next turn, attacks of opportunity on the way, one attack at -2. False (nothing done) when the engine would
+    refuse it, its attack at the end included (:func:`_can_attack_from`; the engine keeps a charge whose charger
+    an attack of opportunity drops on the way, which the kernel cannot know before it moves: a charge at a foe
+    it could not attack then parts the two)."""
+    w = m.width
+    if not _can_full(m, st, me) or not m.w_melee_geom[me, k] or _out(st, t):
         return False
+    if not _knows(m, st, me, t):
+        return False  # its attack would be refused (SEN-04), and the whole charge with it
+    if m.no_run[me]:
+        return False  # a charge runs: not while burrowing or climbing (MOV-29, MOV-30)
+    here = st.pos[me]
+    goal = _bt.charge_goal_fp(m, st, me, t, k) if m.big else _charge_goal(m, st, me, t, k)
+    if goal < 0:
+        return False
+    straight = distance_ft(here, goal, w)  # how far its space moves (a big one's anchor too)
     nthreat = _prepare_move(m, st, me, 2, False, True)
     if st.best_cost[goal] != straight or not _can_attack_from(m, st, me, k, t, goal):
         _unmark(m, st, nthreat)
@@ -534,7 +571,7 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
             _done(m, st)
             return
         st.retreating[me] = False
-    _best_plan(m, st, me, False)
+    _best_plan(m, st, me)
     label = st.p_n[2]
     after = st.p_n[3] == 1
     target = st.p_n[4]
@@ -542,8 +579,8 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
     if st.p_n[0] and target >= 0 and done:
         st.focus[m.side[me]] = target
     if not done and label == L_CHARGE and not st.sc[ENDED] and not _out(st, me):
-        _begin(m, st, me)  # the charge was refused: plan again without it
-        _best_plan(m, st, me, True)
+        _begin(m, st, me)  # the charge was refused (nothing changed): the best of the other plans
+        _without_charge(st)
         label = st.p_n[2]
         after = st.p_n[3] == 1
         done = _execute(m, st, me)
@@ -563,7 +600,7 @@ def tactical_turn(m: Any, st: Any, me: int) -> None:
             _begin(m, st, me)
             if st.t_n[0] == 0:
                 return
-            _best_plan(m, st, me, False)
+            _best_plan(m, st, me)
             if st.p_n[0] == 0:
                 _done(m, st)
                 break
