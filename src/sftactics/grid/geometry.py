@@ -136,7 +136,7 @@ def space_shift_ft(a: Footprint, b: Footprint) -> int:
     """How far a space moves from ``a`` to ``b`` of the same size: its anchor's shift counted like a move (MOV-10).
     For one-square spaces the same as :func:`footprint_distance_ft`; for a bigger space more (a Large space four
     squares on has a gap of three squares to where it was, but has moved four)."""
-    return FEET_PER_SQUARE * count_squares(b.x - a.x, b.y - a.y)
+    return distance_ft(a.anchor, b.anchor)
 
 
 def point_distance_ft(p: Point, q: Point) -> int:
