@@ -30,7 +30,7 @@ from sftactics.sf1e.options import Sf1eOptions
 from sftactics.sf1e.state import ConditionInstance, Creature
 from sftactics.sim.kernel import setup as _setup
 from sftactics.sim.kernel.bigsqueeze import SQUEEZED
-from sftactics.sim.kernel.geo import _jit
+from sftactics.sim.kernel.geo import _jit, alive
 
 #: Columns of the fight state's ``body`` array (per combatant): prone (0 or 1); the turns an NPC lingering at 0 HP
 #: has left (option ``npc_without_rp_at_zero``, INJ-07; 0: not lingering); the rounds of the staggered instance it
@@ -194,22 +194,31 @@ def upright_numbers(
 def base_numbers(m: Any, st: Any, a: int, k: int, t: int, down: bool) -> tuple[int, int]:
     """(attack bonus, AC) of ``a``'s weapon ``k`` against ``t`` before the positions' terms: the model's plain
     tables, or its prone tables when either creature is prone (CON-29); a target still surprised is flat-footed
-    (``sight``'s tables, CF-11)."""
+    (``sight``'s tables, CF-11); a grapple under way adds what ``kernel.setup`` worked out (``held_d``). It calls
+    no other compiled function, so its reference counts can be pruned (``geo.alive``): the policy asks it for
+    every square and foe it weighs."""
     pa = st.body[a, PRONE]
     pt = st.body[t, PRONE]
     surprised = st.surprised[t] and not down  # flat-footed until its first turn (CF-11); down covers it
-    da, dt = _setup.attack_delta(m, st, a, t, down)  # a grapple under way (``kernel.setup``)
     if pa == 0 and pt == 0:
         if down:
-            return int(m.atk_down[a, k, t]) + da, int(m.ac_down[a, k, t]) + dt
-        if surprised:
-            return int(m.atk_ff[a, k, t]) + da, int(m.ac_ff[a, k, t]) + dt
-        return int(m.atk[a, k, t]) + da, int(m.ac[a, k, t]) + dt
-    i = 4 * pa + 2 * pt + (1 if down else 0)
-    atk, ac = int(m.pr_atk[a, k, t, i]) + da, int(m.pr_ac[a, k, t, i]) + dt
-    if surprised:  # prone and flat-footed: penalties of two sources stack (BON-*), so the difference adds
-        atk += int(m.atk_ff[a, k, t]) - int(m.atk[a, k, t])
-        ac += int(m.ac_ff[a, k, t]) - int(m.ac[a, k, t])
+            atk, ac = int(m.atk_down[a, k, t]), int(m.ac_down[a, k, t])
+        elif surprised:
+            atk, ac = int(m.atk_ff[a, k, t]), int(m.ac_ff[a, k, t])
+        else:
+            atk, ac = int(m.atk[a, k, t]), int(m.ac[a, k, t])
+    else:
+        i = 4 * pa + 2 * pt + (1 if down else 0)
+        atk, ac = int(m.pr_atk[a, k, t, i]), int(m.pr_ac[a, k, t, i])
+        if surprised:  # prone and flat-footed: penalties of two sources stack (BON-*), so the difference adds
+            atk += int(m.atk_ff[a, k, t]) - int(m.atk[a, k, t])
+            ac += int(m.ac_ff[a, k, t]) - int(m.ac[a, k, t])
+    if m.setup:  # a grapple under way: the held creature's penalties (``kernel.setup``)
+        if st.held[a] >= 0:
+            atk += int(m.held_d[a, _setup.H_ATK])
+        if st.held[t] >= 0:
+            ac += int(m.held_d[t, _setup.H_AC_DOWN] if down else m.held_d[t, _setup.H_AC])
+    alive(m, st)
     return atk, ac
 
 

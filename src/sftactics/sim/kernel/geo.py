@@ -59,6 +59,7 @@ __all__ = [
     "MapTables",
     "SearchBuffers",
     "ThreatTable",
+    "alive",
     "burst_table",
     "cover_cache",
     "cover_fallback_calls",
@@ -89,6 +90,21 @@ def _jit(fn: _F) -> _F:
     """numba nopython compilation, cached on disk; mypy keeps seeing the plain Python signature. Every kernel
     module compiles its functions through this one decorator."""
     return cast(_F, numba.njit(cache=True)(fn))
+
+
+@numba.njit(cache=True, inline="always")
+def alive(m: Any, st: Any) -> None:
+    """Nothing, at run time. Called just before each return of a hot helper that takes the model and the state
+    and calls no other compiled function, it makes their last use the same on every path. numba counts a
+    reference to each on entry and lets it go after its last use; where that last use differs between paths (an
+    early return, a branch), LLVM's pruning of the counts cannot pair them, and every call pays two atomic
+    increments and two decrements (``bench/kernel_profile.py --callers`` put the counts at a quarter of a
+    tactical fight in the second room with the ksarik). With one last use they are paired and taken out.
+
+    Two things keep the counts whatever the helper does: a call to another compiled function (its failure path
+    returns without letting the references go, and the pruning cannot pair what that path leaves), and numba's
+    own inlining (``inline="always"``) of a function that takes the model or the state (the inlined copy counts
+    its own references)."""
 
 
 # --- movement tables ------------------------------------------------------------------------------------------

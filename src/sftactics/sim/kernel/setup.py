@@ -286,18 +286,6 @@ def take_pending(m: Any, st: Any) -> bool:
 
 
 @_jit
-def attack_delta(m: Any, st: Any, a: int, t: int, down: bool) -> tuple[int, int]:
-    """What grapples under way add to ``a``'s attack bonus and to ``t``'s AC."""
-    if not m.setup:
-        return 0, 0
-    da = m.held_d[a, H_ATK] if st.held[a] >= 0 else 0
-    dt = 0
-    if st.held[t] >= 0:
-        dt = m.held_d[t, H_AC_DOWN] if down else m.held_d[t, H_AC]
-    return da, dt
-
-
-@_jit
 def save_delta(m: Any, st: Any, c: int, which: int, down: bool) -> int:
     """What a grapple under way adds to ``c``'s save (Reflex only)."""
     if not m.setup or which != _REF or st.held[c] < 0:

@@ -13,7 +13,7 @@ from sftactics.sim.kernel import bigfight as _big
 from sftactics.sim.kernel import bigsqueeze as _sqz
 from sftactics.sim.kernel.blasts import ON_NEGATES, R_KIND, RIDER_BURNING, RIDER_NONE
 from sftactics.sim.kernel.books import TSTAMP, _in_zone, _knows
-from sftactics.sim.kernel.geo import _jit, distance_ft, distance_to_point_ft
+from sftactics.sim.kernel.geo import _jit, alive, distance_ft, distance_to_point_ft
 from sftactics.sim.kernel.grenades import _burst_has
 from sftactics.sim.kernel.modes import path_for
 from sftactics.sim.kernel.tacturn import (
@@ -234,7 +234,9 @@ def _risk_cost(m: Any, st: Any, me: int, sq: int, exact: bool) -> float:
 # ---------------------------------------------------------------- attacks from a square
 @_jit
 def _loaded(m: Any, st: Any, c: int, k: int, shots: int) -> bool:
-    return bool(m.w_cap[c, k] < 0 or st.ammo[c, k] >= m.w_usage[c, k] * shots)
+    loaded = bool(m.w_cap[c, k] < 0 or st.ammo[c, k] >= m.w_usage[c, k] * shots)
+    alive(m, st)
+    return loaded
 
 
 @_jit

@@ -13,7 +13,7 @@ from sftactics.sim.kernel import bigsqueeze as _sqz
 from sftactics.sim.kernel.attacks import _attack_numbers, _can_take_aoo
 from sftactics.sim.kernel.bodies import base_numbers
 from sftactics.sim.kernel.books import CHARGE_PENALTY, DIAG, TSTAMP, _geo_miss, _out, _side_knows
-from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _jit, step_cost
+from sftactics.sim.kernel.geo import PROV_BITS, _heap_pop, _heap_push, _jit, alive, step_cost
 from sftactics.sim.kernel.modes import fly_second_move, search_for, steps_for
 from sftactics.sim.kernel.movement import _clear, _occupancy, _prepare_move, _unmark
 from sftactics.sim.kernel.sight import CONCEALMENT_MISS
@@ -192,13 +192,15 @@ def _rcost(m: Any, st: Any, c: int, q: int, actions: int) -> tuple[int, int]:
     r1 = m.speed[c] // 5 + 1
     dx = abs(q % w - st.pos[c] % w)
     dy = abs(q // w - st.pos[c] // w)
+    cost, acts = -1, -1
     if dx <= r1 and dy <= r1 and st.bc2[q] >= 0:
-        return int(st.bc2[q]), 0 if q == st.pos[c] else 1
-    if actions == 2:
+        cost, acts = int(st.bc2[q]), 0 if q == st.pos[c] else 1
+    elif actions == 2:
         r2 = 2 * m.speed[c] // 5 + 1
         if dx <= r2 and dy <= r2 and st.r2c[q] >= 0:
-            return int(st.r2c[q]), 2
-    return -1, -1
+            cost, acts = int(st.r2c[q]), 2
+    alive(m, st)  # (a one-square mover's cost is asked for every square the policy weighs)
+    return cost, acts
 
 
 @_jit
