@@ -95,16 +95,9 @@ def _jit(fn: _F) -> _F:
 @numba.njit(cache=True, inline="always")
 def alive(m: Any, st: Any) -> None:
     """Nothing, at run time. Called just before each return of a hot helper that takes the model and the state
-    and calls no other compiled function, it makes their last use the same on every path. numba counts a
-    reference to each on entry and lets it go after its last use; where that last use differs between paths (an
-    early return, a branch), LLVM's pruning of the counts cannot pair them, and every call pays two atomic
-    increments and two decrements (``bench/kernel_profile.py --callers`` put the counts at a quarter of a
-    tactical fight in the second room with the ksarik). With one last use they are paired and taken out.
-
-    Two things keep the counts whatever the helper does: a call to another compiled function (its failure path
-    returns without letting the references go, and the pruning cannot pair what that path leaves), and numba's
-    own inlining (``inline="always"``) of a function that takes the model or the state (the inlined copy counts
-    its own references)."""
+    and calls no other compiled function, it makes their last use the same on every path, so LLVM's pruning pairs
+    and removes the reference counts numba puts around them (docs/simulation.md, session 16; numba's own
+    inlining of such a helper, or a call to another compiled function, keeps them)."""
 
 
 # --- movement tables ------------------------------------------------------------------------------------------
